@@ -1,0 +1,32 @@
+/*
+ * order.c - memory ordering routines (spec: Memory Ordering Routines).
+ *
+ * MPI does not order puts to one target, so fence completes what it must
+ * order: it is quiet.  (Both cost one MPI_Win_flush_all, and nothing when
+ * no MPI operation is outstanding.)
+ */
+#include "../core/shmpi.h"
+
+void shmem_ctx_quiet(shmem_ctx_t ctx)
+{
+    shmpi_check_ready(__func__);
+    shmpi_quiet(shmpi_ctx_get(__func__, ctx));
+}
+
+void shmem_quiet(void)
+{
+    shmpi_check_ready(__func__);
+    shmpi_quiet(&shmpi_g.ctx_default);
+}
+
+void shmem_ctx_fence(shmem_ctx_t ctx)
+{
+    shmpi_check_ready(__func__);
+    shmpi_quiet(shmpi_ctx_get(__func__, ctx));
+}
+
+void shmem_fence(void)
+{
+    shmpi_check_ready(__func__);
+    shmpi_quiet(&shmpi_g.ctx_default);
+}

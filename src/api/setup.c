@@ -1,0 +1,115 @@
+/*
+ * setup.c - library setup, exit and query routines (spec: Library Setup,
+ * Exit, and Query Routines; Thread Support).
+ */
+#include "../core/shmpi.h"
+
+#include <string.h>
+
+int shmpi_init(const char *routine, int requested);
+void shmpi_finalize(void);
+_Noreturn void shmpi_global_exit(int status);
+
+void shmem_init(void)
+{
+    shmpi_init(__func__, SHMEM_THREAD_SINGLE);
+}
+
+int shmem_init_thread(int requested, int *provided)
+{
+    int level = shmpi_init(__func__, requested);
+    if (provided)
+        *provided = level;
+    return 0;
+}
+
+void start_pes(int npes)
+{
+    (void)npes; /* ignored since OpenSHMEM 1.2: the launcher decides */
+    shmpi_init(__func__, SHMEM_THREAD_SINGLE);
+}
+
+void shmem_query_thread(int *provided)
+{
+    shmpi_check_ready(__func__);
+    if (provided)
+        *provided = shmpi_g.thread_level;
+}
+
+void shmem_finalize(void)
+{
+    shmpi_finalize();
+}
+
+void shmem_global_exit(int status)
+{
+    shmpi_global_exit(status);
+}
+
+int shmem_my_pe(void)
+{
+    shmpi_check_ready(__func__);
+    return shmpi_g.my_pe;
+}
+
+int shmem_n_pes(void)
+{
+    shmpi_check_ready(__func__);
+    return shmpi_g.n_pes;
+}
+
+int _my_pe(void)
+{
+    shmpi_check_ready(__func__);
+    return shmpi_g.my_pe;
+}
+
+int _num_pes(void)
+{
+    shmpi_check_ready(__func__);
+    return shmpi_g.n_pes;
+}
+
+int shmem_pe_accessible(int pe)
+{
+    shmpi_check_ready(__func__);
+    return pe >= 0 && pe < shmpi_g.n_pes;
+}
+
+int shmem_addr_accessible(const void *addr, int pe)
+{
+    shmpi_check_ready(__func__);
+    return pe >= 0 && pe < shmpi_g.n_pes && shmpi_symm_segment(addr, 1) >= 0;
+}
+
+void *shmem_ptr(const void *dest, int pe)
+{
+    shmpi_check_ready(__func__);
+    if (pe < 0 || pe >= shmpi_g.n_pes)
+        return NULL;
+    int s = shmpi_symm_segment(dest, 1);
+    if (s < 0 || !shmpi_g.seg[s].peer_ptr[pe])
+        return NULL;
+    return shmpi_g.seg[s].peer_ptr[pe] + ((const char *)dest - shmpi_g.seg[s].base);
+}
+
+void shmem_info_get_version(int *major, int *minor)
+{
+    if (major)
+        *major = SHMEM_MAJOR_VERSION;
+    if (minor)
+        *minor = SHMEM_MINOR_VERSION;
+}
+
+void shmem_info_get_name(char *name)
+{
+    if (name) {
+        strncpy(name, SHMEM_VENDOR_STRING, SHMEM_MAX_NAME_LEN - 1);
+        name[SHMEM_MAX_NAME_LEN - 1] = '\0';
+    }
+}
+
+void shmem_pcontrol(int level, ...)
+{
+    (void)level; /* shmpi has no profiling levels */
+}

@@ -1,0 +1,110 @@
+/*
+ * env.c - every environment variable shmpi reads, in one table: name,
+ * deprecated alias, default, meaning.  SHMEM_INFO prints the table.
+ */
+#include "shmpi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define DEFAULT_SYMMETRIC_SIZE "256m"
+
+enum env_kind { ENV_FLAG, ENV_SIZE, ENV_COUNT };
+
+struct env_var {
+    const char *name;
+    const char *alias;        /* deprecated SMA_ name, or NULL */
+    enum env_kind kind;
+    const char *default_text; /* shown by SHMEM_INFO */
+    const char *meaning;
+};
+
+enum {
+    VAR_SYMMETRIC_SIZE,
+    VAR_DEBUG,
+    VAR_VERSION,
+    VAR_INFO,
+    VAR_MPI_ONLY,
+    VAR_PSEUDO_NODE_SIZE,
+};
+
+static const struct env_var env_table[] = {
+    [VAR_SYMMETRIC_SIZE] = {"SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE", ENV_SIZE, DEFAULT_SYMMETRIC_SIZE,
+     "symmetric heap size per PE: a number with optional k/m/g/t suffix (powers of 1024)"},
+    [VAR_DEBUG] = {"SHMEM_DEBUG", "SMA_DEBUG", ENV_FLAG, "unset",
+     "any value: check every argument (addresses, PEs, collectives) and explain failures"},
+    [VAR_VERSION] = {"SHMEM_VERSION", "SMA_VERSION", ENV_FLAG, "unset",
+     "any value: PE 0 prints the library version at start-up"},
+    [VAR_INFO] = {"SHMEM_INFO", "SMA_INFO", ENV_FLAG, "unset",
+     "any value: PE 0 prints this table at start-up"},
+    [VAR_MPI_ONLY] = {"SHMPI_MPI_ONLY", NULL, ENV_FLAG, "unset",
+     "any value but 0: send every operation through MPI, no node-local shared memory"},
+    [VAR_PSEUDO_NODE_SIZE] = {"SHMPI_PSEUDO_NODE_SIZE", NULL, ENV_COUNT, "0",
+     "N > 0: treat each group of N consecutive PEs of a node as a node of its own (testing)"},
+};
+#define N_ENV_VARS (sizeof(env_table) / sizeof(env_table[0]))
+
+/* The spec: SHMEM_ wins over SMA_ when both are set. */
+static const char *env_lookup(const struct env_var *var)
+{
+    const char *value = getenv(var->name);
+    if (!value && var->alias)
+        value = getenv(var->alias);
+    return value;
+}
+
+static bool flag_value(const char *value)
+{
+    return value != NULL;
+}
+
+void shmpi_env_read(void)
+{
+    struct shmpi_env *env = &shmpi_g.env;
+    const char *value;
+
+    value = env_lookup(&env_table[VAR_SYMMETRIC_SIZE]);
+    if (shmpi_parse_size(value ? value : DEFAULT_SYMMETRIC_SIZE, &env->symmetric_size))
+        shmpi_abort("shmem_init",
+                    "SHMEM_SYMMETRIC_SIZE=\"%s\" is not a valid size (expected a positive "
+                    "number with an optional k, m, g or t suffix, e.g. 512m)",
+                    value);
+    long pages = sysconf(_SC_PHYS_PAGES);
+    long page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0 && env->symmetric_size > (size_t)pages * (size_t)page)
+        shmpi_abort("shmem_init",
+                    "SHMEM_SYMMETRIC_SIZE=\"%s\" (%zu bytes) is larger than this machine's "
+                    "memory (%zu bytes)",
+                    value, env->symmetric_size, (size_t)pages * (size_t)page);
+
+    env->debug = flag_value(env_lookup(&env_table[VAR_DEBUG]));
+    env->version = flag_value(env_lookup(&env_table[VAR_VERSION]));
+    env->info = flag_value(env_lookup(&env_table[VAR_INFO]));
+    value = env_lookup(&env_table[VAR_MPI_ONLY]);
+    env->mpi_only = value && strcmp(value, "0") != 0;
+
+    long count = 0;
+    value = env_lookup(&env_table[VAR_PSEUDO_NODE_SIZE]);
+    if (value && (shmpi_parse_count(value, &count) || count > 1 << 20))
+        shmpi_abort("shmem_init",
+                    "SHMPI_PSEUDO_NODE_SIZE=\"%s\" is not a valid count (expected an integer "
+                    ">= 0)",
+                    value);
+    env->pseudo_node_size = (int)count;
+}
+
+void shmpi_env_print_info(void)
+{
+    printf("shmpi environment variables (name, value now, default, meaning):\n");
+    for (size_t i = 0; i < N_ENV_VARS; i++) {
+        const struct env_var *var = &env_table[i];
+        const char *value = env_lookup(var);
+        printf("  %-24s %-12s default %-8s %s%s%s\n", var->name, value ? value : "(unset)",
+               var->default_text, var->meaning, var->alias ? "; deprecated alias " : "",
+               var->alias ? var->alias : "");
+    }
+    printf("  heap in use: %zu bytes per PE\n", shmpi_g.env.symmetric_size);
+    fflush(stdout);
+}

@@ -1,0 +1,128 @@
+/*
+ * heap.c - the collective side of the symmetric heap: barriers, the
+ * SHMEM_DEBUG consistency checks, and the messages for misuse.  The
+ * bookkeeping itself is heap_alloc.c.
+ */
+#include "shmpi.h"
+
+#include <string.h>
+
+void shmpi_heap_setup(void)
+{
+    struct shmpi_segment *seg = &shmpi_g.seg[SHMPI_SEG_HEAP];
+    if (shmpi_heap_init(&shmpi_g.heap, seg->size))
+        shmpi_abort("shmem_init", "out of memory for the heap's bookkeeping");
+    /* shmem_align can honour, symmetrically, any alignment that every PE's
+     * heap base has: the lowest set bit of the OR of all bases. */
+    unsigned long bits = (unsigned long)(uintptr_t)seg->base, all_bits;
+    MPI_Allreduce(&bits, &all_bits, 1, MPI_UNSIGNED_LONG, MPI_BOR, shmpi_g.comm);
+    shmpi_g.heap_align = all_bits ? (size_t)(all_bits & -all_bits) : (size_t)1 << 30;
+}
+
+/* Under SHMEM_DEBUG: every PE must pass the same arguments. */
+static void check_same_everywhere(const char *routine, const char *what, unsigned long value)
+{
+    if (!shmpi_g.env.debug)
+        return;
+    unsigned long mine[2] = {value, ~value}, max[2];
+    MPI_Allreduce(mine, max, 2, MPI_UNSIGNED_LONG, MPI_MAX, shmpi_g.comm);
+    if (max[0] != value || max[1] != ~value)
+        shmpi_abort(routine,
+                    "%s is %lu here but differs on another PE (it must be the same on "
+                    "every PE)",
+                    what, value);
+}
+
+static void *heap_addr(size_t off)
+{
+    return shmpi_g.seg[SHMPI_SEG_HEAP].base + off;
+}
+
+static void explain_full(const char *routine, size_t size)
+{
+    if (shmpi_g.env.debug && shmpi_g.my_pe == 0)
+        shmpi_warn(routine,
+                   "cannot allocate %zu bytes: the symmetric heap is %zu bytes per PE, %zu "
+                   "in use, largest free block %zu; set SHMEM_SYMMETRIC_SIZE larger (e.g. "
+                   "SHMEM_SYMMETRIC_SIZE=%zum)",
+                   size, shmpi_g.heap.size, shmpi_g.heap.used_bytes,
+                   shmpi_heap_largest_free(&shmpi_g.heap),
+                   ((shmpi_g.heap.size + size) >> 20) * 2 + 1);
+}
+
+void *shmpi_malloc(const char *routine, size_t size, size_t align, bool zero)
+{
+    shmpi_check_ready(routine);
+    check_same_everywhere(routine, "size", size);
+    check_same_everywhere(routine, "alignment", align);
+    if (size == 0)
+        return NULL; /* no action, so no barrier (spec) */
+    if (align & (align - 1))
+        shmpi_abort(routine, "alignment %zu is not a power of two", align);
+    if (align > shmpi_g.heap_align)
+        shmpi_abort(routine,
+                    "alignment %zu is larger than shmpi can give on every PE (%zu bytes)",
+                    align, shmpi_g.heap_align);
+    size_t off;
+    void *ptr = NULL;
+    if (shmpi_heap_alloc(&shmpi_g.heap, size, align, &off) == 0) {
+        ptr = heap_addr(off);
+        if (zero) /* before the barrier: no PE may write into it earlier */
+            memset(ptr, 0, size);
+    } else
+        explain_full(routine, size);
+    shmpi_barrier_all();
+    return ptr;
+}
+
+/* Offset of a pointer that must be the start of a live block. */
+static size_t block_offset(const char *routine, const void *ptr)
+{
+    const struct shmpi_segment *seg = &shmpi_g.seg[SHMPI_SEG_HEAP];
+    uintptr_t off = (uintptr_t)ptr - (uintptr_t)seg->base;
+    if (off >= seg->size || shmpi_heap_block_size(&shmpi_g.heap, off) == 0)
+        shmpi_abort(routine,
+                    "pointer %p was not returned by shmem_malloc/shmem_align/shmem_realloc "
+                    "(or was already freed)",
+                    ptr);
+    return off;
+}
+
+void shmpi_free(const char *routine, void *ptr)
+{
+    shmpi_check_ready(routine);
+    if (!ptr)
+        return;
+    size_t off = block_offset(routine, ptr);
+    check_same_everywhere(routine, "the heap offset of ptr", off);
+    shmpi_barrier_all();
+    shmpi_heap_free(&shmpi_g.heap, off);
+}
+
+void *shmpi_realloc(const char *routine, void *ptr, size_t size)
+{
+    shmpi_check_ready(routine);
+    if (!ptr)
+        return shmpi_malloc(routine, size, 0, false);
+    if (size == 0) {
+        shmpi_free(routine, ptr);
+        return NULL;
+    }
+    size_t off = block_offset(routine, ptr);
+    size_t old_size = shmpi_heap_block_size(&shmpi_g.heap, off);
+    check_same_everywhere(routine, "size", size);
+    shmpi_barrier_all(); /* nobody may still be using the old block */
+    size_t new_off;
+    void *result = NULL;
+    if (shmpi_heap_realloc(&shmpi_g.heap, off, size, &new_off) == 0) {
+        result = heap_addr(new_off);
+        if (new_off != off) {
+            memcpy(result, ptr, old_size < size ? old_size : size);
+            shmpi_heap_free(&shmpi_g.heap, off);
+        }
+    } else {
+        explain_full(routine, size);
+    }
+    shmpi_barrier_all();
+    return result;
+}

@@ -1,0 +1,200 @@
+/*
+ * rma.c - puts, gets and their completion.  Every typed RMA routine of the
+ * API is a call to one of these with a byte count.
+ *
+ * Route: if the target's segment is mapped here (this PE, or a heap of the
+ * same node), the data is copied by the CPU; otherwise it is an MPI_Put or
+ * MPI_Get on the window.  Completion follows the spec and no more:
+ * blocking put = the source is reusable (MPI_Win_flush_local), blocking get
+ * = the data arrived (MPI_Win_flush), nbi = nothing until quiet, and quiet
+ * = one MPI_Win_flush_all, only if an MPI operation is outstanding.
+ */
+#include "shmpi.h"
+
+#include <limits.h>
+#include <string.h>
+
+/* MPI counts are int: larger transfers go in pieces of this many bytes. */
+#define MPI_CHUNK ((size_t)1 << 30)
+
+static size_t checked_bytes(const char *routine, size_t nelems, size_t elem_size)
+{
+    size_t bytes;
+    if (SHMPI_UNLIKELY(__builtin_mul_overflow(nelems, elem_size, &bytes)))
+        shmpi_abort(routine, "nelems %zu times element size %zu overflows size_t", nelems,
+                    elem_size);
+    return bytes;
+}
+
+size_t shmpi_bytes(const char *routine, size_t nelems, size_t elem_size)
+{
+    return checked_bytes(routine, nelems, elem_size);
+}
+
+void shmpi_put(const char *routine, shmem_ctx_t handle, void *dest, const void *source,
+               size_t nbytes, int pe, enum shmpi_completion completion)
+{
+    shmpi_check_ready(routine);
+    struct shmpi_ctx *ctx = shmpi_ctx_of(routine, handle);
+    int world_pe = shmpi_team_world_pe(routine, ctx->team, pe);
+    if (SHMPI_UNLIKELY(nbytes == 0))
+        return;
+    struct shmpi_target t = shmpi_symm_target(routine, dest, nbytes, world_pe);
+    if (t.local) {
+        memmove(t.local, source, nbytes); /* memmove: a put to self may overlap */
+        return;
+    }
+    const char *src = source;
+    for (size_t done = 0; done < nbytes; done += MPI_CHUNK) {
+        size_t len = nbytes - done < MPI_CHUNK ? nbytes - done : MPI_CHUNK;
+        MPI_Put(src + done, (int)len, MPI_BYTE, world_pe, t.disp + (MPI_Aint)done, (int)len,
+                MPI_BYTE, shmpi_g.win);
+    }
+    shmpi_mark_pending(ctx);
+    if (completion == SHMPI_BLOCKING)
+        MPI_Win_flush_local(world_pe, shmpi_g.win);
+}
+
+void shmpi_get(const char *routine, shmem_ctx_t handle, void *dest, const void *source,
+               size_t nbytes, int pe, enum shmpi_completion completion)
+{
+    shmpi_check_ready(routine);
+    struct shmpi_ctx *ctx = shmpi_ctx_of(routine, handle);
+    int world_pe = shmpi_team_world_pe(routine, ctx->team, pe);
+    if (SHMPI_UNLIKELY(nbytes == 0))
+        return;
+    struct shmpi_target t = shmpi_symm_target(routine, source, nbytes, world_pe);
+    if (t.local) {
+        memmove(dest, t.local, nbytes);
+        return;
+    }
+    char *dst = dest;
+    for (size_t done = 0; done < nbytes; done += MPI_CHUNK) {
+        size_t len = nbytes - done < MPI_CHUNK ? nbytes - done : MPI_CHUNK;
+        MPI_Get(dst + done, (int)len, MPI_BYTE, world_pe, t.disp + (MPI_Aint)done, (int)len,
+                MPI_BYTE, shmpi_g.win);
+    }
+    if (completion == SHMPI_BLOCKING)
+        MPI_Win_flush(world_pe, shmpi_g.win);
+    else
+        shmpi_mark_pending(ctx);
+}
+
+/* ---- strided -------------------------------------------------------------------------- */
+struct strided_side {
+    char *first;       /* address of element 0 */
+    char *lowest;      /* lowest byte touched */
+    size_t extent;     /* bytes from lowest to the end of the highest element */
+    ptrdiff_t step;    /* bytes between consecutive elements */
+};
+
+static struct strided_side strided_side(const char *routine, const char *what, const void *base,
+                                        ptrdiff_t stride, size_t nelems, size_t elem_size)
+{
+    struct strided_side side = {(char *)base, (char *)base, elem_size, 0};
+    ptrdiff_t step, span;
+    if (SHMPI_UNLIKELY(nelems > PTRDIFF_MAX ||
+                       __builtin_mul_overflow(stride, (ptrdiff_t)elem_size, &step) ||
+                       __builtin_mul_overflow(step, (ptrdiff_t)(nelems - 1), &span)))
+        shmpi_abort(routine, "%s stride %td over %zu elements of %zu bytes overflows", what,
+                    stride, nelems, elem_size);
+    side.step = step;
+    if (span < 0)
+        side.lowest = (char *)base + span;
+    side.extent = (size_t)(span < 0 ? -span : span) + elem_size;
+    return side;
+}
+
+static void strided_copy(const struct strided_side *to, const struct strided_side *from,
+                         size_t nelems, size_t elem_size)
+{
+    for (size_t i = 0; i < nelems; i++)
+        memmove(to->first + (ptrdiff_t)i * to->step, from->first + (ptrdiff_t)i * from->step,
+                elem_size);
+}
+
+/* A vector datatype for one side of a strided transfer. */
+static MPI_Datatype strided_type(const struct strided_side *side, size_t nelems,
+                                 MPI_Datatype elem)
+{
+    MPI_Datatype type;
+    MPI_Type_create_hvector((int)nelems, 1, side->step, elem, &type);
+    MPI_Type_commit(&type);
+    return type;
+}
+
+static void strided(const char *routine, shmem_ctx_t handle, bool is_put, void *dest,
+                    const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                    size_t elem_size, int pe)
+{
+    shmpi_check_ready(routine);
+    struct shmpi_ctx *ctx = shmpi_ctx_of(routine, handle);
+    int world_pe = shmpi_team_world_pe(routine, ctx->team, pe);
+    if (nelems == 0)
+        return;
+    struct strided_side to = strided_side(routine, "dst", dest, dst, nelems, elem_size);
+    struct strided_side from = strided_side(routine, "sst", source, sst, nelems, elem_size);
+    struct strided_side *remote = is_put ? &to : &from;
+    struct shmpi_target t =
+        shmpi_symm_target(routine, remote->lowest, remote->extent, world_pe);
+    if (t.local) {
+        remote->first = t.local + (remote->first - remote->lowest);
+        strided_copy(&to, &from, nelems, elem_size);
+        return;
+    }
+    /* Elements that land on one target address (stride 0) would be an MPI
+     * overlap; sequentially only the last one survives, so send just it. */
+    if (is_put && dst == 0) {
+        from.first += (ptrdiff_t)(nelems - 1) * from.step;
+        nelems = 1;
+    }
+    if (nelems > INT_MAX)
+        shmpi_abort(routine, "nelems %zu is more than MPI can describe (%d)", nelems, INT_MAX);
+    MPI_Aint target_disp = t.disp + (remote->first - remote->lowest);
+    MPI_Datatype elem;
+    MPI_Type_contiguous((int)elem_size, MPI_BYTE, &elem);
+    MPI_Datatype to_type = strided_type(&to, nelems, elem);
+    MPI_Datatype from_type = strided_type(&from, nelems, elem);
+    if (is_put) {
+        MPI_Put(from.first, 1, from_type, world_pe, target_disp, 1, to_type, shmpi_g.win);
+        shmpi_mark_pending(ctx);
+        MPI_Win_flush_local(world_pe, shmpi_g.win);
+    } else {
+        MPI_Get(to.first, 1, to_type, world_pe, target_disp, 1, from_type, shmpi_g.win);
+        MPI_Win_flush(world_pe, shmpi_g.win);
+    }
+    MPI_Type_free(&to_type);
+    MPI_Type_free(&from_type);
+    MPI_Type_free(&elem);
+}
+
+void shmpi_iput(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
+                ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size, int pe)
+{
+    strided(routine, ctx, true, dest, source, dst, sst, nelems, elem_size, pe);
+}
+
+void shmpi_iget(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
+                ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size, int pe)
+{
+    strided(routine, ctx, false, dest, source, dst, sst, nelems, elem_size, pe);
+}
+
+/* ---- completion ------------------------------------------------------------------------ */
+void shmpi_quiet(struct shmpi_ctx *ctx)
+{
+    /* Copies into peers' memory are plain stores: order them first. */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_exchange_explicit(&ctx->mpi_pending, 0, memory_order_acq_rel)) {
+        MPI_Win_flush_all(shmpi_g.win);
+    }
+}
+
+void shmpi_quiet_all(void)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_exchange_explicit(&shmpi_g.mpi_pending_any, 0, memory_order_acq_rel)) {
+        atomic_store(&shmpi_g.ctx_default.mpi_pending, 0);
+        MPI_Win_flush_all(shmpi_g.win);
+    }
+}

@@ -1,0 +1,125 @@
+/*
+ * runtime.c - start and end of the library: MPI ownership, thread level,
+ * segments, predefined teams and the default context.
+ */
+#include "shmpi.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct shmpi_global shmpi_g = {.my_pe = -1, .n_pes = 0};
+
+void shmpi_segments_init(void);
+void shmpi_segments_fini(void);
+void shmpi_teams_init(void);
+void shmpi_teams_fini(void);
+void shmpi_heap_setup(void);
+
+static int mpi_level_of(int shmem_level)
+{
+    switch (shmem_level) {
+    case SHMEM_THREAD_SINGLE: return MPI_THREAD_SINGLE;
+    case SHMEM_THREAD_FUNNELED: return MPI_THREAD_FUNNELED;
+    case SHMEM_THREAD_SERIALIZED: return MPI_THREAD_SERIALIZED;
+    default: return MPI_THREAD_MULTIPLE;
+    }
+}
+
+static int shmem_level_of(int mpi_level)
+{
+    if (mpi_level == MPI_THREAD_SINGLE) return SHMEM_THREAD_SINGLE;
+    if (mpi_level == MPI_THREAD_FUNNELED) return SHMEM_THREAD_FUNNELED;
+    if (mpi_level == MPI_THREAD_SERIALIZED) return SHMEM_THREAD_SERIALIZED;
+    return SHMEM_THREAD_MULTIPLE;
+}
+
+static void print_banner(void)
+{
+    if (shmpi_g.my_pe != 0)
+        return;
+    if (shmpi_g.env.version) {
+        char mpi_version[MPI_MAX_LIBRARY_VERSION_STRING];
+        int len;
+        MPI_Get_library_version(mpi_version, &len);
+        printf("shmpi %d.%d.%d: OpenSHMEM %d.%d over MPI (%.*s)\n", SHMPI_VERSION_MAJOR,
+               SHMPI_VERSION_MINOR, SHMPI_VERSION_PATCH, SHMEM_MAJOR_VERSION,
+               SHMEM_MINOR_VERSION, (int)strcspn(mpi_version, "\n"), mpi_version);
+    }
+    if (shmpi_g.env.info)
+        shmpi_env_print_info();
+    fflush(stdout);
+}
+
+/* Returns the provided thread level. */
+int shmpi_init(const char *routine, int requested)
+{
+    int state = atomic_load(&shmpi_g.init_state);
+    if (state == SHMPI_STATE_READY)
+        return shmpi_g.thread_level; /* later calls do nothing (spec) */
+    if (state == SHMPI_STATE_FINALIZED)
+        shmpi_abort(routine, "called after shmem_finalize; OpenSHMEM cannot be restarted");
+    if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
+        shmpi_abort(routine,
+                    "requested thread level %d is not one of SHMEM_THREAD_SINGLE (%d) to "
+                    "SHMEM_THREAD_MULTIPLE (%d)",
+                    requested, SHMEM_THREAD_SINGLE, SHMEM_THREAD_MULTIPLE);
+
+    int mpi_up = 0, mpi_down = 0, mpi_provided;
+    MPI_Initialized(&mpi_up);
+    MPI_Finalized(&mpi_down);
+    if (mpi_down)
+        shmpi_abort(routine, "MPI was already finalized; call shmem_init before MPI_Finalize");
+    if (!mpi_up) {
+        MPI_Init_thread(NULL, NULL, mpi_level_of(requested), &mpi_provided);
+        shmpi_g.mpi_started_here = true;
+    } else {
+        MPI_Query_thread(&mpi_provided);
+    }
+    int provided = shmem_level_of(mpi_provided);
+    shmpi_g.thread_level = provided < requested ? provided : requested;
+
+    MPI_Comm_dup(MPI_COMM_WORLD, &shmpi_g.comm);
+    /* Errors inside MPI calls of shmpi end the job with MPI's message. */
+    MPI_Comm_set_errhandler(shmpi_g.comm, MPI_ERRORS_ARE_FATAL);
+    MPI_Comm_rank(shmpi_g.comm, &shmpi_g.my_pe);
+    MPI_Comm_size(shmpi_g.comm, &shmpi_g.n_pes);
+    shmpi_g.page_size = sysconf(_SC_PAGESIZE);
+
+    shmpi_env_read();
+    shmpi_segments_init();
+    shmpi_heap_setup();
+    shmpi_teams_init();
+    print_banner();
+    atomic_store(&shmpi_g.init_state, SHMPI_STATE_READY);
+    shmpi_barrier_comm(shmpi_g.comm);
+    return shmpi_g.thread_level;
+}
+
+void shmpi_finalize(void)
+{
+    int state = atomic_load(&shmpi_g.init_state);
+    if (state != SHMPI_STATE_READY)
+        return; /* finalize without init, or twice: nothing to do */
+    shmpi_barrier_all();
+    shmpi_teams_fini();
+    shmpi_segments_fini();
+    shmpi_heap_destroy(&shmpi_g.heap);
+    MPI_Comm_free(&shmpi_g.comm);
+    atomic_store(&shmpi_g.init_state, SHMPI_STATE_FINALIZED);
+    if (shmpi_g.mpi_started_here)
+        MPI_Finalize();
+}
+
+void shmpi_global_exit(int status)
+{
+    fflush(stdout);
+    fflush(stderr);
+    int mpi_up = 0, mpi_down = 0;
+    MPI_Initialized(&mpi_up);
+    MPI_Finalized(&mpi_down);
+    if (mpi_up && !mpi_down)
+        MPI_Abort(MPI_COMM_WORLD, status);
+    exit(status);
+}

@@ -1,0 +1,239 @@
+/*
+ * shmpi.h - the internal API of shmpi, shared by src/api (the spec's
+ * routines, thin) and src/core (the machinery).
+ *
+ * Every internal symbol starts with shmpi_ and is hidden by
+ * -fvisibility=hidden; the public names of shmem.h get default visibility
+ * because shmem.h is included below inside "visibility push(default)".
+ */
+#ifndef SHMPI_INTERNAL_H
+#define SHMPI_INTERNAL_H
+
+#include <mpi.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#pragma GCC visibility push(default)
+#include "shmem.h"
+#include "shmemx.h"
+#pragma GCC visibility pop
+
+#define SHMPI_LIKELY(x) __builtin_expect(!!(x), 1)
+#define SHMPI_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* ---- error: one way to report misuse ---------------------------------------------
+ * Messages read "shmpi: PE n: ROUTINE: what is wrong", then the whole job
+ * ends through MPI_Abort with status 1. */
+_Noreturn void shmpi_abort(const char *routine, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Prints a warning with the same prefix (only used under SHMEM_DEBUG). */
+void shmpi_warn(const char *routine, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- env: every environment variable shmpi reads ------------------------------------ */
+struct shmpi_env {
+    size_t symmetric_size; /* SHMEM_SYMMETRIC_SIZE */
+    bool debug;            /* SHMEM_DEBUG */
+    bool version;          /* SHMEM_VERSION */
+    bool info;             /* SHMEM_INFO */
+    bool mpi_only;         /* SHMPI_MPI_ONLY: no node-local shared-memory path */
+    int pseudo_node_size;  /* SHMPI_PSEUDO_NODE_SIZE: split nodes into groups of N PEs */
+};
+#include "parse.h"
+/* Reads all variables into shmpi_g.env; a bad value is a clear error. */
+void shmpi_env_read(void);
+/* SHMEM_INFO text: every variable, its value and meaning, to stdout. */
+void shmpi_env_print_info(void);
+
+/* ---- segments and address translation ---------------------------------------------
+ * Symmetric memory is two segments per PE: the symmetric heap and the
+ * program's static data (.data+.bss).  A symmetric address is translated by
+ * its offset within the caller's own segment, which is the same on every
+ * PE; the MPI displacement is the target's segment address plus that
+ * offset (dynamic windows use absolute addresses as displacements). */
+enum shmpi_segment_id { SHMPI_SEG_HEAP, SHMPI_SEG_DATA, SHMPI_NSEGS };
+
+struct shmpi_segment {
+    char *base;              /* this PE's segment */
+    size_t size;             /* same on every PE (checked at init) */
+    MPI_Aint *remote_base;   /* [n_pes]: segment address on each PE */
+    char **peer_ptr;         /* [n_pes]: where this PE can load/store the
+                                peer's segment directly, or NULL */
+};
+
+/* Where a symmetric object lives on a target PE. */
+struct shmpi_target {
+    MPI_Aint disp;   /* displacement in shmpi_g.win */
+    char *local;     /* directly addressable copy of the target, or NULL */
+};
+
+/* Translates [addr, addr+len) on PE `pe` (a world PE).  Aborts naming
+ * `routine` if the range is not inside one symmetric segment. */
+static inline struct shmpi_target shmpi_symm_target(const char *routine, const void *addr,
+                                                    size_t len, int pe);
+/* Returns the segment holding [addr, addr+len), or -1 if none. */
+static inline int shmpi_symm_segment(const void *addr, size_t len);
+
+/* ---- progress: how waiting loops keep MPI moving --------------------------------- */
+/* Drives the MPI progress engine once (RMA aimed at this PE completes only
+ * while it is inside MPI, see README "Progress"). */
+void shmpi_progress(void);
+/* One iteration of a waiting loop: drives progress, and after a few tries
+ * yields the CPU so oversubscribed PEs still move.  `*spins` starts at 0. */
+void shmpi_backoff(unsigned *spins);
+/* Waits for an MPI request the same way (progress + yield). */
+void shmpi_wait_request(MPI_Request *req);
+
+/* ---- teams and contexts ------------------------------------------------------------- */
+struct shmpi_team {
+    MPI_Comm comm;           /* the team's communicator (rank == team PE) */
+    int my_pe;               /* caller's PE in the team */
+    int n_pes;
+    int *world_pe;           /* [n_pes]: team PE -> world PE, NULL for the world team */
+    shmem_team_config_t config;
+    long config_mask;
+    int n_contexts;          /* contexts created on this team and not destroyed */
+    bool predefined;         /* WORLD and SHARED are never destroyed by users */
+};
+
+struct shmpi_ctx {
+    struct shmpi_team *team; /* PE numbers of operations are relative to it */
+    long options;
+    atomic_int mpi_pending;  /* MPI operations issued since the last flush */
+};
+
+/* Resolves the handle of a context/team (predefined ones included); NULL
+ * or a destroyed handle is an error naming `routine`. */
+struct shmpi_ctx *shmpi_ctx_get(const char *routine, shmem_ctx_t ctx);
+struct shmpi_team *shmpi_team_get(const char *routine, shmem_team_t team);
+/* World PE of `pe` taken relative to `team`; aborts if out of range. */
+static inline int shmpi_team_world_pe(const char *routine, const struct shmpi_team *team, int pe);
+
+/* ---- RMA core: every typed put/get routine lands here ------------------------------ */
+enum shmpi_completion {
+    SHMPI_BLOCKING,   /* returns when the source (put) or destination (get) is usable */
+    SHMPI_NBI         /* completes at the next quiet */
+};
+void shmpi_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
+               size_t nbytes, int pe, enum shmpi_completion completion);
+void shmpi_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
+               size_t nbytes, int pe, enum shmpi_completion completion);
+/* Strided: element i goes from source[i*sst] to dest[i*dst] (strides in
+ * elements of elem_size bytes). */
+void shmpi_iput(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
+                ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size, int pe);
+void shmpi_iget(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
+                ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size, int pe);
+/* Completes every operation of the context (quiet); fence only orders
+ * them, which shmpi does by completing them. */
+void shmpi_quiet(struct shmpi_ctx *ctx);
+/* Completes the operations of every context (barrier_all, finalize). */
+void shmpi_quiet_all(void);
+/* nelems * elem_size, aborting naming `routine` if it overflows. */
+size_t shmpi_bytes(const char *routine, size_t nelems, size_t elem_size);
+
+/* ---- point-to-point comparison ------------------------------------------------------- */
+/* Aborts naming `routine` unless cmp is one of SHMEM_CMP_*. */
+void shmpi_check_cmp(const char *routine, int cmp);
+
+/* ---- collectives used by the runtime itself ------------------------------------ */
+/* Barrier over `comm` that drives RMA progress and yields while it waits. */
+void shmpi_barrier_comm(MPI_Comm comm);
+/* shmem_barrier_all: quiet, then barrier over all PEs. */
+void shmpi_barrier_all(void);
+
+/* ---- heap ------------------------------------------------------------------------------------ */
+#include "heap_alloc.h"
+/* Collective allocation from the symmetric heap (barrier at the end);
+ * NULL on every PE if it does not fit.  `zero` clears the block. */
+void *shmpi_malloc(const char *routine, size_t size, size_t align, bool zero);
+/* Collective free (barrier at the start); NULL does nothing. */
+void shmpi_free(const char *routine, void *ptr);
+void *shmpi_realloc(const char *routine, void *ptr, size_t size);
+
+/* ---- global state ----------------------------------------------------------------------------- */
+struct shmpi_global {
+    atomic_int init_state;       /* SHMPI_STATE_* */
+    bool mpi_started_here;       /* we called MPI_Init_thread, so we finalize */
+    int thread_level;            /* SHMEM_THREAD_* provided */
+    int my_pe, n_pes;
+    MPI_Comm comm;               /* duplicate of MPI_COMM_WORLD */
+    MPI_Win win;                 /* the one dynamic window */
+    struct shmpi_segment seg[SHMPI_NSEGS];
+    struct shmpi_heap heap;      /* allocator state for the heap segment */
+    struct shmpi_env env;
+    struct shmpi_team team_world, team_shared;
+    struct shmpi_ctx ctx_default;
+    atomic_int mpi_pending_any;  /* some context has MPI operations to flush */
+    long page_size;
+    size_t heap_align;           /* largest alignment of the heap base on every PE */
+};
+enum { SHMPI_STATE_UNINIT = 0, SHMPI_STATE_READY = 1, SHMPI_STATE_FINALIZED = 2 };
+extern struct shmpi_global shmpi_g;
+
+/* Aborts unless the library is initialized (every routine but init calls it). */
+static inline void shmpi_check_ready(const char *routine)
+{
+    if (SHMPI_UNLIKELY(atomic_load_explicit(&shmpi_g.init_state, memory_order_relaxed) !=
+                       SHMPI_STATE_READY)) {
+        void shmpi_not_ready(const char *);
+        shmpi_not_ready(routine);
+    }
+}
+
+/* ---- inline definitions ------------------------------------------------------------------ */
+static inline int shmpi_symm_segment(const void *addr, size_t len)
+{
+    for (int s = 0; s < SHMPI_NSEGS; s++) {
+        const struct shmpi_segment *seg = &shmpi_g.seg[s];
+        uintptr_t off = (uintptr_t)addr - (uintptr_t)seg->base;
+        if (off < seg->size && len <= seg->size - off)
+            return s;
+    }
+    return -1;
+}
+
+void shmpi_symm_fail(const char *routine, const void *addr, size_t len, int pe);
+
+static inline struct shmpi_target shmpi_symm_target(const char *routine, const void *addr,
+                                                    size_t len, int pe)
+{
+    int s = shmpi_symm_segment(addr, len);
+    if (SHMPI_UNLIKELY(s < 0))
+        shmpi_symm_fail(routine, addr, len, pe);
+    const struct shmpi_segment *seg = &shmpi_g.seg[s];
+    size_t off = (size_t)((const char *)addr - seg->base);
+    struct shmpi_target t;
+    t.disp = seg->remote_base[pe] + (MPI_Aint)off;
+    t.local = seg->peer_ptr[pe] ? seg->peer_ptr[pe] + off : NULL;
+    return t;
+}
+
+void shmpi_pe_fail(const char *routine, int pe, int n_pes);
+
+/* The context behind a handle; the default one without a call. */
+static inline struct shmpi_ctx *shmpi_ctx_of(const char *routine, shmem_ctx_t handle)
+{
+    if (SHMPI_LIKELY(handle == SHMEM_CTX_DEFAULT))
+        return &shmpi_g.ctx_default;
+    return shmpi_ctx_get(routine, handle);
+}
+
+/* Records that `ctx` has MPI operations for quiet to complete. */
+static inline void shmpi_mark_pending(struct shmpi_ctx *ctx)
+{
+    if (!atomic_load_explicit(&ctx->mpi_pending, memory_order_relaxed))
+        atomic_store_explicit(&ctx->mpi_pending, 1, memory_order_relaxed);
+    if (!atomic_load_explicit(&shmpi_g.mpi_pending_any, memory_order_relaxed))
+        atomic_store_explicit(&shmpi_g.mpi_pending_any, 1, memory_order_relaxed);
+}
+
+static inline int shmpi_team_world_pe(const char *routine, const struct shmpi_team *team, int pe)
+{
+    if (SHMPI_UNLIKELY(pe < 0 || pe >= team->n_pes))
+        shmpi_pe_fail(routine, pe, team->n_pes);
+    return team->world_pe ? team->world_pe[pe] : pe;
+}
+
+#endif /* SHMPI_INTERNAL_H */

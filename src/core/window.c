@@ -1,0 +1,240 @@
+/*
+ * window.c - the symmetric segments and the one MPI window that reaches
+ * them.
+ *
+ * The heap is one region per PE.  PEs of a node (or of a pseudo-node, see
+ * SHMPI_PSEUDO_NODE_SIZE) allocate their heaps together with
+ * MPI_Win_allocate_shared, so each can load and store its peers' heaps
+ * directly (segment.peer_ptr); with SHMPI_MPI_ONLY the heap is private
+ * memory.  The static data segment (.data+.bss of the program, rounded out
+ * to whole pages) is always private.  Both are attached to one dynamic
+ * window, locked for the life of the program, which is how every PE
+ * reaches every other PE's memory through MPI.
+ */
+#include "shmpi.h"
+
+#include <elf.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* Heap bases are aligned to this where shmpi maps the heap itself, which
+ * bounds the alignment shmem_align can honour symmetrically. */
+#define HEAP_BASE_ALIGN ((size_t)2 << 20)
+
+static MPI_Win shm_win = MPI_WIN_NULL; /* owner of the node-shared heap */
+static MPI_Comm node_comm = MPI_COMM_NULL;
+static void *private_heap_map;         /* mmap of the private heap */
+static size_t private_heap_map_len;
+
+static uintptr_t round_down(uintptr_t v, uintptr_t a) { return v & ~(a - 1); }
+static uintptr_t round_up(uintptr_t v, uintptr_t a) { return (v + a - 1) & ~(a - 1); }
+
+/* ---- static data ---------------------------------------------------------------------- */
+struct data_range {
+    uintptr_t start, end;
+};
+
+/* The first object dl_iterate_phdr reports is the program itself.  Its
+ * writable PT_LOAD segment holds .data and .bss; the part covered by
+ * PT_GNU_RELRO becomes read-only after relocation and is skipped. */
+static int find_program_data(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    struct data_range *range = arg;
+    uintptr_t relro_end = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type == PT_GNU_RELRO)
+            relro_end = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+    }
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W))
+            continue;
+        uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+        uintptr_t end = start + ph->p_memsz;
+        if (relro_end > start && relro_end < end)
+            start = relro_end;
+        if (range->end == 0 || start < range->start)
+            range->start = start;
+        if (end > range->end)
+            range->end = end;
+    }
+    return 1; /* only the program, not its shared libraries */
+}
+
+static void setup_data_segment(void)
+{
+    struct data_range range = {0, 0};
+    dl_iterate_phdr(find_program_data, &range);
+    struct shmpi_segment *seg = &shmpi_g.seg[SHMPI_SEG_DATA];
+    uintptr_t page = (uintptr_t)shmpi_g.page_size;
+    /* Whole pages: MPI/UCX may round a registered address down, and a
+     * page-aligned base cannot be moved by that. */
+    uintptr_t start = round_down(range.start, page);
+    uintptr_t end = round_up(range.end, page);
+    seg->base = (char *)start;
+    seg->size = end - start;
+}
+
+/* ---- heap ------------------------------------------------------------------------------------ */
+static MPI_Comm make_node_comm(void)
+{
+    MPI_Comm node;
+    MPI_Comm_split_type(shmpi_g.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int group_size = shmpi_g.env.pseudo_node_size;
+    if (group_size > 0) {
+        int local_rank;
+        MPI_Comm_rank(node, &local_rank);
+        MPI_Comm pseudo;
+        MPI_Comm_split(node, local_rank / group_size, local_rank, &pseudo);
+        MPI_Comm_free(&node);
+        node = pseudo;
+    }
+    return node;
+}
+
+static void setup_shared_heap(size_t size)
+{
+    struct shmpi_segment *seg = &shmpi_g.seg[SHMPI_SEG_HEAP];
+    node_comm = make_node_comm();
+    MPI_Info info;
+    MPI_Info_create(&info);
+    /* Each PE's heap on its own pages (and NUMA node), not one block. */
+    MPI_Info_set(info, "alloc_shared_noncontig", "true");
+    void *base;
+    int rc = MPI_Win_allocate_shared((MPI_Aint)size, 1, info, node_comm, &base, &shm_win);
+    MPI_Info_free(&info);
+    if (rc != MPI_SUCCESS)
+        shmpi_abort("shmem_init",
+                    "cannot allocate a %zu-byte symmetric heap in shared memory; lower "
+                    "SHMEM_SYMMETRIC_SIZE or set SHMPI_MPI_ONLY=1",
+                    size);
+    seg->base = base;
+
+    int n_local;
+    MPI_Comm_size(node_comm, &n_local);
+    MPI_Group node_group, world_group;
+    MPI_Comm_group(node_comm, &node_group);
+    MPI_Comm_group(shmpi_g.comm, &world_group);
+    for (int r = 0; r < n_local; r++) {
+        int world;
+        MPI_Group_translate_ranks(node_group, 1, &r, world_group, &world);
+        MPI_Aint peer_size;
+        int disp_unit;
+        void *peer_base;
+        MPI_Win_shared_query(shm_win, r, &peer_size, &disp_unit, &peer_base);
+        seg->peer_ptr[world] = peer_base;
+    }
+    MPI_Group_free(&node_group);
+    MPI_Group_free(&world_group);
+}
+
+static void setup_private_heap(size_t size)
+{
+    struct shmpi_segment *seg = &shmpi_g.seg[SHMPI_SEG_HEAP];
+    private_heap_map_len = size + HEAP_BASE_ALIGN;
+    private_heap_map = mmap(NULL, private_heap_map_len, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (private_heap_map == MAP_FAILED)
+        shmpi_abort("shmem_init",
+                    "cannot map a %zu-byte symmetric heap; lower SHMEM_SYMMETRIC_SIZE", size);
+    seg->base = (char *)round_up((uintptr_t)private_heap_map, HEAP_BASE_ALIGN);
+    seg->peer_ptr[shmpi_g.my_pe] = seg->base;
+}
+
+/* ---- the window ------------------------------------------------------------------------ */
+static void create_window(void)
+{
+    MPI_Info info;
+    MPI_Info_create(&info);
+    /* shmpi never relies on the order of accumulates: blocking AMOs complete
+     * before returning and fence/quiet flush (MPI-3 11.7.2). */
+    MPI_Info_set(info, "accumulate_ordering", "none");
+    /* AMOs use only MPI_Compare_and_swap and MPI_Fetch_and_op(MPI_NO_OP),
+     * which are atomic with each other under the default same_op_no_op. */
+    MPI_Info_set(info, "accumulate_ops", "same_op_no_op");
+    MPI_Info_set(info, "which_accumulate_ops", "cswap,no_op");
+    /* Attach happens at the same point on every PE (MPICH may use this to
+     * exchange memory keys once). */
+    MPI_Info_set(info, "coll_attach", "true");
+    MPI_Win_create_dynamic(info, shmpi_g.comm, &shmpi_g.win);
+    MPI_Info_free(&info);
+}
+
+/* Every PE learns where every other PE's segments are. */
+static void exchange_bases(void)
+{
+    for (int s = 0; s < SHMPI_NSEGS; s++) {
+        struct shmpi_segment *seg = &shmpi_g.seg[s];
+        MPI_Aint mine;
+        MPI_Get_address(seg->base, &mine);
+        MPI_Allgather(&mine, 1, MPI_AINT, seg->remote_base, 1, MPI_AINT, shmpi_g.comm);
+    }
+    /* Symmetric offsets need equal segment sizes: a PE running a different
+     * executable would corrupt memory silently, so refuse to start. */
+    unsigned long sizes[2] = {shmpi_g.seg[SHMPI_SEG_DATA].size,
+                              (unsigned long)-shmpi_g.seg[SHMPI_SEG_DATA].size};
+    unsigned long extremes[2];
+    MPI_Allreduce(sizes, extremes, 2, MPI_UNSIGNED_LONG, MPI_MAX, shmpi_g.comm);
+    if (extremes[0] != sizes[0] || extremes[1] != sizes[1])
+        shmpi_abort("shmem_init",
+                    "the static data segment is %zu bytes here but differs on another PE: "
+                    "every PE must run the same executable",
+                    shmpi_g.seg[SHMPI_SEG_DATA].size);
+}
+
+void shmpi_segments_init(void)
+{
+    int n = shmpi_g.n_pes;
+    for (int s = 0; s < SHMPI_NSEGS; s++) {
+        shmpi_g.seg[s].remote_base = calloc((size_t)n, sizeof(MPI_Aint));
+        shmpi_g.seg[s].peer_ptr = calloc((size_t)n, sizeof(char *));
+        if (!shmpi_g.seg[s].remote_base || !shmpi_g.seg[s].peer_ptr)
+            shmpi_abort("shmem_init", "out of memory for %d PEs' segment tables", n);
+    }
+    setup_data_segment();
+    shmpi_g.seg[SHMPI_SEG_DATA].peer_ptr[shmpi_g.my_pe] = shmpi_g.seg[SHMPI_SEG_DATA].base;
+
+    size_t heap_size = round_up(shmpi_g.env.symmetric_size, (uintptr_t)shmpi_g.page_size);
+    if (shmpi_g.env.mpi_only)
+        setup_private_heap(heap_size);
+    else
+        setup_shared_heap(heap_size);
+    shmpi_g.seg[SHMPI_SEG_HEAP].size = heap_size;
+
+    create_window();
+    for (int s = 0; s < SHMPI_NSEGS; s++)
+        MPI_Win_attach(shmpi_g.win, shmpi_g.seg[s].base, (MPI_Aint)shmpi_g.seg[s].size);
+    exchange_bases();
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, shmpi_g.win);
+}
+
+void shmpi_segments_fini(void)
+{
+    MPI_Win_unlock_all(shmpi_g.win);
+    for (int s = 0; s < SHMPI_NSEGS; s++)
+        MPI_Win_detach(shmpi_g.win, shmpi_g.seg[s].base);
+    MPI_Win_free(&shmpi_g.win);
+    if (shm_win != MPI_WIN_NULL)
+        MPI_Win_free(&shm_win);
+    if (node_comm != MPI_COMM_NULL)
+        MPI_Comm_free(&node_comm);
+    if (private_heap_map) {
+        munmap(private_heap_map, private_heap_map_len);
+        private_heap_map = NULL;
+    }
+    for (int s = 0; s < SHMPI_NSEGS; s++) {
+        free(shmpi_g.seg[s].remote_base);
+        free(shmpi_g.seg[s].peer_ptr);
+        memset(&shmpi_g.seg[s], 0, sizeof(shmpi_g.seg[s]));
+    }
+}
+
+MPI_Comm shmpi_node_comm(void)
+{
+    return node_comm;
+}

@@ -1,0 +1,25 @@
+#!/bin/sh
+# Runs one multi-PE test: the argument is a marker tests/spmd/NAME.npN, which
+# means "run program tests/spmd/NAME on N PEs".  Each run has a timeout
+# (SHMPI_TEST_TIMEOUT seconds, default 180) so a hang fails instead of
+# stalling.  SHMPI_TEST_LAUNCHER replaces the launcher, e.g. for two
+# emulated nodes: it is called as LAUNCHER NP PROGRAM.
+marker=$1
+np=${marker##*.np}
+prog=${marker%.np*}
+limit=${SHMPI_TEST_TIMEOUT:-180}
+[ -x "$prog" ] || { echo "run-spmd: no program $prog"; exit 99; }
+if [ -n "$SHMPI_TEST_LAUNCHER" ]; then
+    set -- $SHMPI_TEST_LAUNCHER "$np" "$prog"
+else
+    set -- "${MPIEXEC:-mpiexec}" -n "$np" "$prog"
+fi
+echo "running: $* (timeout ${limit}s)"
+if [ -n "$TIMEOUT" ] || command -v timeout >/dev/null 2>&1; then
+    "${TIMEOUT:-timeout}" -k 10 "$limit" "$@"
+else
+    "$@"
+fi
+status=$?
+[ $status -eq 124 ] && echo "run-spmd: $prog on $np PEs timed out after ${limit}s"
+exit $status
