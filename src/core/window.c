@@ -106,14 +106,18 @@ static void setup_shared_heap(size_t size)
     /* Each PE's heap on its own pages (and NUMA node), not one block. */
     MPI_Info_set(info, "alloc_shared_noncontig", "true");
     void *base;
-    int rc = MPI_Win_allocate_shared((MPI_Aint)size, 1, info, node_comm, &base, &shm_win);
+    /* One page more, so each heap can start on a page boundary: MPI may
+     * return any alignment (MPICH gives malloc memory to a lone process). */
+    uintptr_t page = (uintptr_t)shmpi_g.page_size;
+    int rc = MPI_Win_allocate_shared((MPI_Aint)(size + page), 1, info, node_comm, &base,
+                                     &shm_win);
     MPI_Info_free(&info);
     if (rc != MPI_SUCCESS)
         shmpi_abort("shmem_init",
                     "cannot allocate a %zu-byte symmetric heap in shared memory; lower "
                     "SHMEM_SYMMETRIC_SIZE or set SHMPI_MPI_ONLY=1",
                     size);
-    seg->base = base;
+    seg->base = (char *)round_up((uintptr_t)base, page);
 
     int n_local;
     MPI_Comm_size(node_comm, &n_local);
@@ -127,7 +131,9 @@ static void setup_shared_heap(size_t size)
         int disp_unit;
         void *peer_base;
         MPI_Win_shared_query(shm_win, r, &peer_size, &disp_unit, &peer_base);
-        seg->peer_ptr[world] = peer_base;
+        /* The page offset of shared memory is the same in every process,
+         * so the owner's rounding is reproduced here. */
+        seg->peer_ptr[world] = (char *)round_up((uintptr_t)peer_base, page);
     }
     MPI_Group_free(&node_group);
     MPI_Group_free(&world_group);
