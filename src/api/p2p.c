@@ -1,11 +1,22 @@
 /*
  * p2p.c - point-to-point synchronization (spec: Point-To-Point
- * Synchronization Routines): wait_until and test on one variable.
+ * Synchronization Routines): wait_until and test on one variable, and the
+ * _all/_any/_some forms (with their _vector forms) on arrays of them.  The
+ * waiting itself is src/core/wait.c; this file gives it a comparison per
+ * type.
  */
-#include "../core/shmpi.h"
+#include "../core/amo.h"
 
-void shmpi_wait_until(const char *routine, bool (*satisfied)(const void *state),
-                      const void *state);
+/* Under SHMEM_DEBUG the awaited variables must be symmetric (the spec
+ * requires remotely accessible objects); the check is a range compare. */
+static void check_ivars(const char *routine, const void *ivars, size_t nelems, size_t size)
+{
+    if (SHMPI_UNLIKELY(shmpi_g.env.debug) && nelems > 0) {
+        size_t bytes = shmpi_bytes(routine, nelems, size);
+        if (shmpi_symm_segment(ivars, bytes) < 0)
+            shmpi_symm_fail(routine, ivars, bytes, shmpi_g.my_pe);
+    }
+}
 
 /* Each type gets a comparison (loads are volatile: other PEs write the
  * variable behind the compiler's back) and thin entry points. */
@@ -32,17 +43,23 @@ void shmpi_wait_until(const char *routine, bool (*satisfied)(const void *state),
         const struct wait_##N *w = state;                                                     \
         return compare_##N(w->ivar, w->cmp, w->value);                                        \
     }                                                                                         \
+    static void wait_until_##N(const char *routine, T *ivar, int cmp, T cmp_value)           \
+    {                                                                                         \
+        shmpi_check_ready(routine);                                                           \
+        shmpi_check_cmp(routine, cmp);                                                        \
+        check_ivars(routine, ivar, 1, sizeof(T));                                             \
+        struct wait_##N w = {ivar, cmp, cmp_value};                                           \
+        shmpi_wait_until(routine, wait_done_##N, &w);                                         \
+    }                                                                                         \
     void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value)                                \
     {                                                                                         \
-        shmpi_check_ready(__func__);                                                          \
-        shmpi_check_cmp(__func__, cmp);                                                       \
-        struct wait_##N w = {ivar, cmp, cmp_value};                                           \
-        shmpi_wait_until(__func__, wait_done_##N, &w);                                        \
+        wait_until_##N(__func__, ivar, cmp, cmp_value);                                       \
     }                                                                                         \
     int shmem_##N##_test(T *ivar, int cmp, T cmp_value)                                       \
     {                                                                                         \
         shmpi_check_ready(__func__);                                                          \
         shmpi_check_cmp(__func__, cmp);                                                       \
+        check_ivars(__func__, ivar, 1, sizeof(T));                                            \
         if (compare_##N(ivar, cmp, cmp_value))                                                \
             return 1;                                                                         \
         shmpi_progress(); /* so that repeated tests see remote updates arrive */              \
@@ -51,19 +68,119 @@ void shmpi_wait_until(const char *routine, bool (*satisfied)(const void *state),
 SHMPI_P2P_TYPES(DEFINE_P2P_COMPARE)
 SHMPI_P2P_DEPRECATED_TYPES(DEFINE_P2P_COMPARE)
 
+/* Arrays: element i is compared with values[i] (the _vector forms) or with
+ * the one value. */
+#define DEFINE_P2P_MULTI(N, T)                                                                \
+    struct multi_##N {                                                                        \
+        const volatile T *ivars;                                                              \
+        int cmp;                                                                              \
+        const T *values;                                                                      \
+        T value;                                                                              \
+    };                                                                                        \
+    static bool multi_ready_##N(const void *state, size_t i)                                  \
+    {                                                                                         \
+        const struct multi_##N *m = state;                                                    \
+        return compare_##N(&m->ivars[i], m->cmp, m->values ? m->values[i] : m->value);        \
+    }                                                                                         \
+    static size_t multi_##N(const char *routine, enum shmpi_wait_kind kind, bool block,       \
+                            T *ivars, size_t nelems, size_t *indices, const int *status,      \
+                            int cmp, const T *values, T value)                                \
+    {                                                                                         \
+        shmpi_check_ready(routine);                                                           \
+        shmpi_check_cmp(routine, cmp);                                                        \
+        check_ivars(routine, ivars, nelems, sizeof(T));                                       \
+        struct multi_##N m = {ivars, cmp, values, value};                                     \
+        return shmpi_wait_multi(routine, kind, block, nelems, status, indices,                \
+                                multi_ready_##N, &m);                                         \
+    }                                                                                         \
+    void shmem_##N##_wait_until_all(T *ivars, size_t nelems, const int *status, int cmp,      \
+                                    T cmp_value)                                              \
+    {                                                                                         \
+        multi_##N(__func__, SHMPI_WAIT_ALL, true, ivars, nelems, NULL, status, cmp, NULL,     \
+                  cmp_value);                                                                 \
+    }                                                                                         \
+    size_t shmem_##N##_wait_until_any(T *ivars, size_t nelems, const int *status, int cmp,    \
+                                      T cmp_value)                                            \
+    {                                                                                         \
+        return multi_##N(__func__, SHMPI_WAIT_ANY, true, ivars, nelems, NULL, status, cmp,    \
+                         NULL, cmp_value);                                                    \
+    }                                                                                         \
+    size_t shmem_##N##_wait_until_some(T *ivars, size_t nelems, size_t *indices,              \
+                                       const int *status, int cmp, T cmp_value)               \
+    {                                                                                         \
+        return multi_##N(__func__, SHMPI_WAIT_SOME, true, ivars, nelems, indices, status,     \
+                         cmp, NULL, cmp_value);                                               \
+    }                                                                                         \
+    void shmem_##N##_wait_until_all_vector(T *ivars, size_t nelems, const int *status,        \
+                                           int cmp, T *cmp_values)                            \
+    {                                                                                         \
+        multi_##N(__func__, SHMPI_WAIT_ALL, true, ivars, nelems, NULL, status, cmp,           \
+                  cmp_values, 0);                                                             \
+    }                                                                                         \
+    size_t shmem_##N##_wait_until_any_vector(T *ivars, size_t nelems, const int *status,      \
+                                             int cmp, T *cmp_values)                          \
+    {                                                                                         \
+        return multi_##N(__func__, SHMPI_WAIT_ANY, true, ivars, nelems, NULL, status, cmp,    \
+                         cmp_values, 0);                                                      \
+    }                                                                                         \
+    size_t shmem_##N##_wait_until_some_vector(T *ivars, size_t nelems, size_t *indices,       \
+                                              const int *status, int cmp, T *cmp_values)      \
+    {                                                                                         \
+        return multi_##N(__func__, SHMPI_WAIT_SOME, true, ivars, nelems, indices, status,     \
+                         cmp, cmp_values, 0);                                                 \
+    }                                                                                         \
+    int shmem_##N##_test_all(T *ivars, size_t nelems, const int *status, int cmp,             \
+                             T cmp_value)                                                     \
+    {                                                                                         \
+        return (int)multi_##N(__func__, SHMPI_WAIT_ALL, false, ivars, nelems, NULL, status,   \
+                              cmp, NULL, cmp_value);                                          \
+    }                                                                                         \
+    size_t shmem_##N##_test_any(T *ivars, size_t nelems, const int *status, int cmp,          \
+                                T cmp_value)                                                  \
+    {                                                                                         \
+        return multi_##N(__func__, SHMPI_WAIT_ANY, false, ivars, nelems, NULL, status, cmp,   \
+                         NULL, cmp_value);                                                    \
+    }                                                                                         \
+    size_t shmem_##N##_test_some(T *ivars, size_t nelems, size_t *indices, const int *status, \
+                                 int cmp, T cmp_value)                                        \
+    {                                                                                         \
+        return multi_##N(__func__, SHMPI_WAIT_SOME, false, ivars, nelems, indices, status,    \
+                         cmp, NULL, cmp_value);                                               \
+    }                                                                                         \
+    int shmem_##N##_test_all_vector(T *ivars, size_t nelems, const int *status, int cmp,      \
+                                    T *cmp_values)                                            \
+    {                                                                                         \
+        return (int)multi_##N(__func__, SHMPI_WAIT_ALL, false, ivars, nelems, NULL, status,   \
+                              cmp, cmp_values, 0);                                            \
+    }                                                                                         \
+    size_t shmem_##N##_test_any_vector(T *ivars, size_t nelems, const int *status, int cmp,   \
+                                       T *cmp_values)                                         \
+    {                                                                                         \
+        return multi_##N(__func__, SHMPI_WAIT_ANY, false, ivars, nelems, NULL, status, cmp,   \
+                         cmp_values, 0);                                                      \
+    }                                                                                         \
+    size_t shmem_##N##_test_some_vector(T *ivars, size_t nelems, size_t *indices,             \
+                                        const int *status, int cmp, T *cmp_values)            \
+    {                                                                                         \
+        return multi_##N(__func__, SHMPI_WAIT_SOME, false, ivars, nelems, indices, status,    \
+                         cmp, cmp_values, 0);                                                 \
+    }
+SHMPI_P2P_TYPES(DEFINE_P2P_MULTI)
+
+/* Deprecated forms: wait_until on a long, and wait = wait_until(NE). */
 void(shmem_wait_until)(long *ivar, int cmp, long cmp_value)
 {
-    shmem_long_wait_until(ivar, cmp, cmp_value);
+    wait_until_long("shmem_wait_until", ivar, cmp, cmp_value);
 }
 
 #define DEFINE_WAIT_DEPRECATED(N, T)                                                          \
     void shmem_##N##_wait(T *ivar, T cmp_value)                                               \
     {                                                                                         \
-        shmem_##N##_wait_until(ivar, SHMEM_CMP_NE, cmp_value);                                \
+        wait_until_##N(__func__, ivar, SHMEM_CMP_NE, cmp_value);                              \
     }
 SHMPI_WAIT_DEPRECATED_TYPES(DEFINE_WAIT_DEPRECATED)
 
 void shmem_wait(long *ivar, long cmp_value)
 {
-    shmem_long_wait_until(ivar, SHMEM_CMP_NE, cmp_value);
+    wait_until_long(__func__, ivar, SHMEM_CMP_NE, cmp_value);
 }

@@ -90,6 +90,7 @@ int shmpi_init(const char *routine, int requested)
     shmpi_env_read();
     shmpi_segments_init();
     shmpi_heap_setup();
+    shmpi_amo_init();
     shmpi_teams_init();
     print_banner();
     atomic_store(&shmpi_g.init_state, SHMPI_STATE_READY);

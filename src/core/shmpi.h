@@ -168,9 +168,14 @@ struct shmpi_global {
     atomic_int mpi_pending_any;  /* some context has MPI operations to flush */
     long page_size;
     size_t heap_align;           /* largest alignment of the heap base on every PE */
+    bool heap_all_local;         /* every PE's heap is mapped here (one shared-memory
+                                    node, no SHMPI_MPI_ONLY/PSEUDO_NODE_SIZE): heap
+                                    AMOs use CPU atomics (src/core/amo.c) */
 };
 enum { SHMPI_STATE_UNINIT = 0, SHMPI_STATE_READY = 1, SHMPI_STATE_FINALIZED = 2 };
 extern struct shmpi_global shmpi_g;
+/* Sets shmpi_g.heap_all_local (collective, during init; src/core/amo.c). */
+void shmpi_amo_init(void);
 
 /* Aborts unless the library is initialized (every routine but init calls it). */
 static inline void shmpi_check_ready(const char *routine)

@@ -1,12 +1,14 @@
 /*
- * wait.c - the one waiting loop of point-to-point synchronization.
+ * wait.c - the waiting loops of point-to-point synchronization: one
+ * variable (wait_until, signal_wait_until) and arrays of them
+ * (wait_until_all/any/some, their _vector forms, and the tests).
  *
- * The awaited variable lives in this PE's symmetric memory and changes by
+ * The awaited variables live in this PE's symmetric memory and change by
  * remote writes: direct stores from PEs of this node, or MPI operations
- * that this PE's progress engine applies, so the loop must keep calling
- * into MPI (shmpi_backoff) or it would wait for itself.
+ * that this PE's progress engine applies, so the loops must keep calling
+ * into MPI (shmpi_backoff) or they would wait for themselves.
  */
-#include "shmpi.h"
+#include "amo.h"
 
 void shmpi_wait_until(const char *routine, bool (*satisfied)(const void *state),
                       const void *state)
@@ -17,4 +19,79 @@ void shmpi_wait_until(const char *routine, bool (*satisfied)(const void *state),
         shmpi_backoff(&spins);
     /* What the writer stored before the awaited value is visible now. */
     atomic_thread_fence(memory_order_acquire);
+}
+
+static bool takes_part(const int *status, size_t i)
+{
+    return !status || status[i] == 0;
+}
+
+/* One look at every element taking part.  ALL: returns 1 if all are ready
+ * (stops at the first that is not, remembered in *first_unready).  ANY:
+ * the index of the first ready one or SIZE_MAX.  SOME: the number of ready
+ * ones, their indices in `indices`. */
+static size_t scan(enum shmpi_wait_kind kind, size_t from, size_t nelems, const int *status,
+                   size_t *indices, bool (*ready)(const void *, size_t), const void *state,
+                   size_t *first_unready)
+{
+    size_t count = 0;
+    for (size_t i = from; i < nelems; i++) {
+        if (!takes_part(status, i))
+            continue;
+        bool ok = ready(state, i);
+        switch (kind) {
+        case SHMPI_WAIT_ALL:
+            if (!ok) {
+                *first_unready = i;
+                return 0;
+            }
+            break;
+        case SHMPI_WAIT_ANY:
+            if (ok)
+                return i;
+            break;
+        case SHMPI_WAIT_SOME:
+            if (ok)
+                indices[count++] = i;
+            break;
+        }
+    }
+    return kind == SHMPI_WAIT_ALL ? 1 : kind == SHMPI_WAIT_ANY ? SIZE_MAX : count;
+}
+
+size_t shmpi_wait_multi(const char *routine, enum shmpi_wait_kind kind, bool block,
+                        size_t nelems, const int *status, size_t *indices,
+                        bool (*ready)(const void *state, size_t i), const void *state)
+{
+    (void)routine;
+    const size_t none = kind == SHMPI_WAIT_ANY ? SIZE_MAX : 0;
+    size_t result, from = 0, first_unready = 0;
+    if (kind != SHMPI_WAIT_ALL) {
+        /* Nothing to wait for when no element takes part. */
+        size_t i = 0;
+        while (i < nelems && !takes_part(status, i))
+            i++;
+        if (i == nelems)
+            return none;
+    }
+    unsigned spins = 0;
+    for (int attempt = 0;; attempt++) {
+        result = scan(kind, from, nelems, status, indices, ready, state, &first_unready);
+        if (result != none)
+            break;
+        /* ALL: elements found ready stay counted, the next look starts at
+         * the first that was not (the usual wait_until_all meaning: each
+         * element in turn is awaited until it satisfies). */
+        from = first_unready;
+        if (!block && attempt == 1)
+            break;
+        /* A test looks twice, with MPI progress between, so repeated tests
+         * see remote updates arrive; a wait loops with backoff. */
+        if (block)
+            shmpi_backoff(&spins);
+        else
+            shmpi_progress();
+    }
+    atomic_thread_fence(memory_order_acquire);
+    return result;
 }

@@ -1,0 +1,81 @@
+/*
+ * lock.c - distributed locks (spec: Distributed Locking Routines).
+ *
+ * A lock is the symmetric long `lock` on PE 0; its copies on the other PEs
+ * are never touched, nor anything beyond that long.  The word is a ticket
+ * lock, which serves PEs in the order they asked (no starvation):
+ *
+ *     high 32 bits: the next ticket to hand out
+ *     low 32 bits:  the ticket now being served
+ *
+ * so 0, the spec's initial value, is a free lock.  Every update is an AMO
+ * on the whole 64-bit word (src/core/amo.c keeps them atomic):
+ *   set_lock:   my ticket = high half of fetch_add(word, 1 << 32); then wait
+ *               until the low half equals it;
+ *   test_lock:  if the halves are equal (free, no one waiting),
+ *               compare_swap(old, old + (1 << 32)) takes the next ticket;
+ *   clear_lock: quiet, then low half + 1 by compare_swap, so that a low
+ *               half wrapping from 2^32-1 to 0 does not carry into the high
+ *               half.
+ * Both halves count modulo 2^32 (a high half wrapping drops its carry out
+ * of the word) and are only compared for equality, so wraparound is
+ * harmless while fewer than 2^32 PEs wait.
+ */
+#include "../core/amo.h"
+
+_Static_assert(sizeof(long) == 8, "the lock word packs two 32-bit halves into a long");
+
+#define TICKET ((uint64_t)1 << 32)
+#define HIGH(w) ((uint32_t)((w) >> 32))
+#define LOW(w) ((uint32_t)(w))
+#define LOCK_PE 0
+
+static uint64_t lock_amo(const char *routine, enum shmpi_amo_op op, long *lock,
+                         uint64_t operand, uint64_t compare)
+{
+    uint64_t old;
+    shmpi_amo(routine, SHMEM_CTX_DEFAULT, op, SHMPI_AMO_UINT64, lock, &operand, &compare, &old,
+              LOCK_PE);
+    return old;
+}
+
+void shmem_set_lock(long *lock)
+{
+    shmpi_check_ready(__func__);
+    uint32_t ticket = HIGH(lock_amo(__func__, SHMPI_AMO_ADD, lock, TICKET, 0));
+    unsigned spins = 0;
+    while (LOW(lock_amo(__func__, SHMPI_AMO_FETCH, lock, 0, 0)) != ticket)
+        shmpi_backoff(&spins);
+    /* What the previous holder stored is visible to this one. */
+    atomic_thread_fence(memory_order_acquire);
+}
+
+int shmem_test_lock(long *lock)
+{
+    shmpi_check_ready(__func__);
+    uint64_t old = lock_amo(__func__, SHMPI_AMO_FETCH, lock, 0, 0);
+    if (HIGH(old) == LOW(old) &&
+        lock_amo(__func__, SHMPI_AMO_CSWAP, lock, old + TICKET, old) == old) {
+        atomic_thread_fence(memory_order_acquire);
+        return 0;
+    }
+    shmpi_progress(); /* callers retry in a loop: keep MPI moving */
+    return 1;
+}
+
+void shmem_clear_lock(long *lock)
+{
+    shmpi_check_ready(__func__);
+    /* Stores of the critical section are complete before the release. */
+    shmpi_quiet_all();
+    uint64_t old = lock_amo(__func__, SHMPI_AMO_FETCH, lock, 0, 0);
+    unsigned spins = 0;
+    for (;;) {
+        uint64_t next = (old & ~(TICKET - 1)) | (uint32_t)(LOW(old) + 1);
+        uint64_t seen = lock_amo(__func__, SHMPI_AMO_CSWAP, lock, next, old);
+        if (seen == old)
+            return;
+        old = seen; /* a PE took a ticket meanwhile */
+        shmpi_backoff(&spins);
+    }
+}

@@ -1,0 +1,260 @@
+/*
+ * amo.c - the one atomic memory operation of shmpi, and put-with-signal.
+ *
+ * Every AMO routine of the API (all types, ctx and deprecated forms, nbi
+ * forms, signal updates, lock words) is a call to shmpi_amo() on a 4- or
+ * 8-byte word.  Atomicity has to hold among all AMOs any PE issues on one
+ * word (OpenSHMEM 1.5 section 9.8: AMOs are atomic with respect to other
+ * AMOs on the same object), so all PEs must update a given word by the
+ * same mechanism.  Two mechanisms exist, and the choice depends only on the
+ * word and the job, never on which PE asks:
+ *
+ * 1. CPU atomics (C11 <stdatomic.h>), when the word is in the symmetric
+ *    HEAP and every PE's heap is mapped into every process
+ *    (shmpi_g.heap_all_local: the job is one shared-memory node and neither
+ *    SHMPI_MPI_ONLY nor SHMPI_PSEUDO_NODE_SIZE is set).  Then every PE,
+ *    the owner included, reaches the word with the same lock-free
+ *    instructions on the same physical memory.  Float arithmetic would use
+ *    a compare-exchange loop.
+ *
+ * 2. MPI, for everything else: static data (other PEs reach it only
+ *    through MPI, so a CPU atomic of its owner would not be atomic with
+ *    theirs), heaps of other nodes, and any job where some heap is not
+ *    mapped everywhere.  MPI guarantees atomicity only between concurrent
+ *    accumulate operations that use the same operation or MPI_NO_OP and
+ *    the same basic datatype (MPI-3.1 section 11.7.1 "Atomicity", and the
+ *    info key accumulate_ops=same_op_no_op, section 11.2.1; MPI_Fetch_and_op
+ *    and MPI_Compare_and_swap are accumulate operations, 11.3.4).  So an
+ *    MPI AMO uses exactly two calls, always on the unsigned integer type of
+ *    the word's size (floats travel as their bit patterns):
+ *      - read:   MPI_Fetch_and_op(MPI_NO_OP),
+ *      - update: MPI_Compare_and_swap; fetch_add, and/or/xor, swap and set
+ *        read the word, compute the new value locally with the C type and
+ *        retry the compare-and-swap until the word had not changed.
+ *    The target PE itself goes through MPI too.  Each call is followed by
+ *    MPI_Win_flush to the target, so every AMO (nbi ones included, which
+ *    the spec allows) is complete when it returns.  The window is created
+ *    with which_accumulate_ops=cswap,no_op (src/core/window.c).
+ */
+#include "amo.h"
+
+#include <string.h>
+
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2 && ATOMIC_LLONG_LOCK_FREE == 2,
+               "shmpi needs lock-free 4- and 8-byte atomics");
+_Static_assert(sizeof(float) == 4 && sizeof(double) == 8, "float/double sizes");
+
+static size_t type_size(enum shmpi_amo_type type)
+{
+    return type == SHMPI_AMO_INT32 || type == SHMPI_AMO_UINT32 || type == SHMPI_AMO_FLOAT ? 4
+                                                                                         : 8;
+}
+
+/* Values travel inside the core as the bits of the word, zero-extended. */
+static uint64_t load_bits(const void *p, size_t size)
+{
+    if (size == 4) {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static void store_bits(void *p, uint64_t bits, size_t size)
+{
+    if (size == 4) {
+        uint32_t v = (uint32_t)bits;
+        memcpy(p, &v, 4);
+    } else {
+        memcpy(p, &bits, 8);
+    }
+}
+
+/* The new value of a word holding `old` after op(operand), computed with
+ * the C type.  Integer sums are taken modulo 2^bits, which for the signed
+ * types is the two's complement result a CPU atomic add gives. */
+static uint64_t apply(enum shmpi_amo_op op, enum shmpi_amo_type type, uint64_t old,
+                      uint64_t operand)
+{
+    switch (op) {
+    case SHMPI_AMO_SET:
+    case SHMPI_AMO_SWAP: return operand;
+    case SHMPI_AMO_AND: return old & operand;
+    case SHMPI_AMO_OR: return old | operand;
+    case SHMPI_AMO_XOR: return old ^ operand;
+    case SHMPI_AMO_ADD:
+        switch (type) {
+        case SHMPI_AMO_FLOAT: {
+            float a, b;
+            uint32_t a_bits = (uint32_t)old, b_bits = (uint32_t)operand;
+            memcpy(&a, &a_bits, 4);
+            memcpy(&b, &b_bits, 4);
+            a += b;
+            memcpy(&a_bits, &a, 4);
+            return a_bits;
+        }
+        case SHMPI_AMO_DOUBLE: {
+            double a, b;
+            memcpy(&a, &old, 8);
+            memcpy(&b, &operand, 8);
+            a += b;
+            memcpy(&old, &a, 8);
+            return old;
+        }
+        case SHMPI_AMO_INT32:
+        case SHMPI_AMO_UINT32: return (uint32_t)((uint32_t)old + (uint32_t)operand);
+        default: return old + operand;
+        }
+    default: return old; /* FETCH and CSWAP never compute */
+    }
+}
+
+/* ---- CPU atomics on a mapped heap word ---------------------------------------------- */
+#define DEFINE_CPU_AMO(BITS)                                                                  \
+    static uint64_t cpu_amo##BITS(enum shmpi_amo_op op, enum shmpi_amo_type type, void *word, \
+                                  uint64_t operand, uint64_t compare)                         \
+    {                                                                                         \
+        _Atomic uint##BITS##_t *p = word;                                                     \
+        uint##BITS##_t v = (uint##BITS##_t)operand;                                           \
+        bool is_float = type == SHMPI_AMO_FLOAT || type == SHMPI_AMO_DOUBLE;                  \
+        switch (op) {                                                                         \
+        case SHMPI_AMO_FETCH: return atomic_load(p);                                          \
+        case SHMPI_AMO_SET: atomic_store(p, v); return 0;                                     \
+        case SHMPI_AMO_SWAP: return atomic_exchange(p, v);                                    \
+        case SHMPI_AMO_CSWAP: {                                                               \
+            uint##BITS##_t expected = (uint##BITS##_t)compare;                                \
+            atomic_compare_exchange_strong(p, &expected, v);                                  \
+            return expected;                                                                  \
+        }                                                                                     \
+        case SHMPI_AMO_AND: return atomic_fetch_and(p, v);                                    \
+        case SHMPI_AMO_OR: return atomic_fetch_or(p, v);                                      \
+        case SHMPI_AMO_XOR: return atomic_fetch_xor(p, v);                                    \
+        case SHMPI_AMO_ADD:                                                                   \
+            if (!is_float)                                                                    \
+                return atomic_fetch_add(p, v);                                                \
+            break;                                                                            \
+        }                                                                                     \
+        /* Float arithmetic: compare-exchange until no one came between. */                   \
+        uint##BITS##_t old = atomic_load(p);                                                  \
+        while (!atomic_compare_exchange_weak(p, &old,                                         \
+                                             (uint##BITS##_t)apply(op, type, old, operand)))  \
+            ;                                                                                 \
+        return old;                                                                           \
+    }
+DEFINE_CPU_AMO(32)
+DEFINE_CPU_AMO(64)
+
+/* ---- MPI: fetch (NO_OP) and compare-and-swap, nothing else -------------------------- */
+struct mpi_word {
+    MPI_Datatype type; /* MPI_UINT32_T or MPI_UINT64_T */
+    size_t size;
+    int pe;            /* world PE */
+    MPI_Aint disp;
+};
+
+static uint64_t mpi_read(const struct mpi_word *w)
+{
+    uint64_t unused = 0, result = 0;
+    MPI_Fetch_and_op(&unused, &result, w->type, w->pe, w->disp, MPI_NO_OP, shmpi_g.win);
+    MPI_Win_flush(w->pe, shmpi_g.win);
+    /* result holds w->size bytes at its start. */
+    return load_bits(&result, w->size);
+}
+
+/* Returns the value the word held (the swap happened iff it equals compare). */
+static uint64_t mpi_cas(const struct mpi_word *w, uint64_t value, uint64_t compare)
+{
+    uint64_t value_buf, compare_buf, result = 0;
+    store_bits(&value_buf, value, w->size);
+    store_bits(&compare_buf, compare, w->size);
+    MPI_Compare_and_swap(&value_buf, &compare_buf, &result, w->type, w->pe, w->disp,
+                         shmpi_g.win);
+    MPI_Win_flush(w->pe, shmpi_g.win);
+    return load_bits(&result, w->size);
+}
+
+static uint64_t mpi_amo(enum shmpi_amo_op op, enum shmpi_amo_type type,
+                        const struct mpi_word *w, uint64_t operand, uint64_t compare)
+{
+    if (op == SHMPI_AMO_CSWAP)
+        return mpi_cas(w, operand, compare);
+    uint64_t old = mpi_read(w);
+    if (op == SHMPI_AMO_FETCH)
+        return old;
+    unsigned spins = 0;
+    for (;;) {
+        uint64_t seen = mpi_cas(w, apply(op, type, old, operand), old);
+        if (seen == old)
+            return old;
+        old = seen; /* someone updated it in between: retry from what they left */
+        shmpi_backoff(&spins);
+    }
+}
+
+/* ---- the entry point -------------------------------------------------------------------- */
+void shmpi_amo(const char *routine, shmem_ctx_t handle, enum shmpi_amo_op op,
+               enum shmpi_amo_type type, void *dest, const void *operand, const void *compare,
+               void *fetched, int pe)
+{
+    shmpi_check_ready(routine);
+    struct shmpi_ctx *ctx = shmpi_ctx_of(routine, handle);
+    int world_pe = shmpi_team_world_pe(routine, ctx->team, pe);
+    size_t size = type_size(type);
+    struct shmpi_target t = shmpi_symm_target(routine, dest, size, world_pe);
+    if (SHMPI_UNLIKELY((uintptr_t)dest & (size - 1)))
+        shmpi_abort(routine, "address %p is not aligned to the %zu-byte size of its type",
+                    dest, size);
+    uint64_t operand_bits = operand ? load_bits(operand, size) : 0;
+    uint64_t compare_bits = compare ? load_bits(compare, size) : 0;
+
+    const struct shmpi_segment *heap = &shmpi_g.seg[SHMPI_SEG_HEAP];
+    bool in_heap = (uintptr_t)dest - (uintptr_t)heap->base < heap->size;
+    uint64_t old;
+    if (in_heap && t.local && shmpi_g.heap_all_local) {
+        old = size == 4 ? cpu_amo32(op, type, t.local, operand_bits, compare_bits)
+                        : cpu_amo64(op, type, t.local, operand_bits, compare_bits);
+    } else {
+        struct mpi_word w = {size == 4 ? MPI_UINT32_T : MPI_UINT64_T, size, world_pe, t.disp};
+        old = mpi_amo(op, type, &w, operand_bits, compare_bits);
+    }
+    if (fetched)
+        store_bits(fetched, old, size);
+}
+
+void shmpi_amo_init(void)
+{
+    int all_local = !shmpi_g.env.mpi_only && shmpi_g.env.pseudo_node_size == 0;
+    for (int pe = 0; all_local && pe < shmpi_g.n_pes; pe++)
+        if (!shmpi_g.seg[SHMPI_SEG_HEAP].peer_ptr[pe])
+            all_local = 0;
+    /* Every PE must choose the same mechanism for a word: agree. */
+    MPI_Allreduce(MPI_IN_PLACE, &all_local, 1, MPI_INT, MPI_LAND, shmpi_g.comm);
+    shmpi_g.heap_all_local = all_local != 0;
+}
+
+/* ---- put with signal ------------------------------------------------------------------- */
+void shmpi_put_signal(const char *routine, shmem_ctx_t handle, void *dest, const void *source,
+                      size_t nbytes, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe)
+{
+    shmpi_check_ready(routine);
+    if (SHMPI_UNLIKELY(sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD))
+        shmpi_abort(routine,
+                    "sig_op %d is not SHMEM_SIGNAL_SET (%d) nor SHMEM_SIGNAL_ADD (%d)", sig_op,
+                    SHMEM_SIGNAL_SET, SHMEM_SIGNAL_ADD);
+    struct shmpi_ctx *ctx = shmpi_ctx_of(routine, handle);
+    int world_pe = shmpi_team_world_pe(routine, ctx->team, pe);
+    /* Check the signal address before any data moves. */
+    (void)shmpi_symm_target(routine, sig_addr, sizeof(uint64_t), world_pe);
+
+    shmpi_put(routine, handle, dest, source, nbytes, pe, SHMPI_NBI);
+    /* The data must be complete at the target before the signal changes:
+     * an MPI put is flushed, a CPU copy is ordered by the fence. */
+    if (nbytes > 0 && !shmpi_symm_target(routine, dest, nbytes, world_pe).local)
+        MPI_Win_flush(world_pe, shmpi_g.win);
+    atomic_thread_fence(memory_order_release);
+    shmpi_amo(routine, handle, sig_op == SHMEM_SIGNAL_SET ? SHMPI_AMO_SET : SHMPI_AMO_ADD,
+              SHMPI_AMO_UINT64, sig_addr, &signal, NULL, NULL, pe);
+}

@@ -1,0 +1,73 @@
+/*
+ * amo.h - internal API of the atomics area: the AMO core (src/core/amo.c)
+ * and the waiting loops of point-to-point synchronization
+ * (src/core/wait.c).  The typed routines of src/api/{amo,signal,lock,p2p}.c
+ * are thin calls into these.
+ */
+#ifndef SHMPI_AMO_H
+#define SHMPI_AMO_H
+
+#include "shmpi.h"
+
+/* ---- atomic memory operations ------------------------------------------------------ */
+enum shmpi_amo_op {
+    SHMPI_AMO_FETCH, /* fetched = *dest */
+    SHMPI_AMO_SET,   /* *dest = operand */
+    SHMPI_AMO_SWAP,  /* fetched = *dest, *dest = operand */
+    SHMPI_AMO_CSWAP, /* fetched = *dest, if it equals compare: *dest = operand */
+    SHMPI_AMO_ADD,   /* fetched = *dest, *dest += operand (inc: operand 1) */
+    SHMPI_AMO_AND,   /* fetched = *dest, *dest &= operand */
+    SHMPI_AMO_OR,    /* fetched = *dest, *dest |= operand */
+    SHMPI_AMO_XOR    /* fetched = *dest, *dest ^= operand */
+};
+
+/* What the core needs to know of a C type: size, and integer (signed or
+ * not) or floating point.  Every AMO type of the spec is one of these. */
+enum shmpi_amo_type {
+    SHMPI_AMO_INT32,
+    SHMPI_AMO_INT64,
+    SHMPI_AMO_UINT32,
+    SHMPI_AMO_UINT64,
+    SHMPI_AMO_FLOAT,  /* 4-byte IEEE float */
+    SHMPI_AMO_DOUBLE  /* 8-byte IEEE double */
+};
+
+/* The amo type of the C type T (a constant expression). */
+#define SHMPI_AMO_TYPE_OF(T)                                                                  \
+    ((T)0.5 != (T)0 ? (sizeof(T) == 4 ? SHMPI_AMO_FLOAT : SHMPI_AMO_DOUBLE)                   \
+     : (T)-1 > (T)0 ? (sizeof(T) == 4 ? SHMPI_AMO_UINT32 : SHMPI_AMO_UINT64)                  \
+                    : (sizeof(T) == 4 ? SHMPI_AMO_INT32 : SHMPI_AMO_INT64))
+
+/* Performs `op` on the word at symmetric address `dest` of PE `pe` (relative
+ * to the context's team).  operand/compare/fetched point to values of the
+ * type; fetched may be NULL when the old value is not wanted.  Returns when
+ * the operation is complete at the target.  Errors name `routine`. */
+void shmpi_amo(const char *routine, shmem_ctx_t ctx, enum shmpi_amo_op op,
+               enum shmpi_amo_type type, void *dest, const void *operand, const void *compare,
+               void *fetched, int pe);
+
+/* put-with-signal: the data, complete at the target, then the signal
+ * update (sig_op SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD) as a uint64 AMO. */
+void shmpi_put_signal(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
+                      size_t nbytes, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+
+/* ---- waiting (src/core/wait.c) -------------------------------------------------------- */
+/* Waits until satisfied(state) holds, driving progress. */
+void shmpi_wait_until(const char *routine, bool (*satisfied)(const void *state),
+                      const void *state);
+
+/* The multi-variable waits and tests.  Element i takes part unless
+ * status && status[i] != 0; ready(state, i) tests it.
+ *   ALL:  returns 1 when every element taking part is ready (0 for a test
+ *         that finds one not ready);
+ *   ANY:  returns the index of a ready element, SIZE_MAX if none takes
+ *         part (or, for a test, none is ready);
+ *   SOME: returns how many are ready and writes their indices to
+ *         indices[0..n-1]; 0 if none takes part (or, for a test, is ready).
+ * `block` selects wait_until (true) or test (false) behaviour. */
+enum shmpi_wait_kind { SHMPI_WAIT_ALL, SHMPI_WAIT_ANY, SHMPI_WAIT_SOME };
+size_t shmpi_wait_multi(const char *routine, enum shmpi_wait_kind kind, bool block,
+                        size_t nelems, const int *status, size_t *indices,
+                        bool (*ready)(const void *state, size_t i), const void *state);
+
+#endif /* SHMPI_AMO_H */
