@@ -1,18 +1,24 @@
 #!/bin/sh
-# Runs one multi-PE test: the argument is a marker tests/spmd/NAME.npN, which
-# means "run program tests/spmd/NAME on N PEs".  Each run has a timeout
+# Runs one multi-PE test: the argument is a marker tests/spmd/NAME-npN.spmd,
+# which means "run program tests/spmd/NAME on N PEs", or NAME@ARGS-npN.spmd,
+# which also passes ARGS (commas become spaces) to the program.  Each run has a timeout
 # (SHMPI_TEST_TIMEOUT seconds, default 180) so a hang fails instead of
 # stalling.  SHMPI_TEST_LAUNCHER replaces the launcher, e.g. for two
 # emulated nodes: it is called as LAUNCHER NP PROGRAM.
 marker=$1
-np=${marker##*.np}
-prog=${marker%.np*}
+base=${marker%.spmd}
+np=${base##*-np}
+prog=${base%-np*}
+args=
+case "$prog" in
+*@*) args=$(echo "${prog#*@}" | tr ',' ' '); prog=${prog%%@*} ;;
+esac
 limit=${SHMPI_TEST_TIMEOUT:-180}
 [ -x "$prog" ] || { echo "run-spmd: no program $prog"; exit 99; }
 if [ -n "$SHMPI_TEST_LAUNCHER" ]; then
-    set -- $SHMPI_TEST_LAUNCHER "$np" "$prog"
+    set -- $SHMPI_TEST_LAUNCHER "$np" "$prog" $args
 else
-    set -- "${MPIEXEC:-mpiexec}" -n "$np" "$prog"
+    set -- "${MPIEXEC:-mpiexec}" -n "$np" "$prog" $args
 fi
 echo "running: $* (timeout ${limit}s)"
 if [ -n "$TIMEOUT" ] || command -v timeout >/dev/null 2>&1; then

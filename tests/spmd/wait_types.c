@@ -13,15 +13,15 @@ static int me, n;
         static T var;                                                                         \
         static const int cmps[] = {SHMEM_CMP_EQ, SHMEM_CMP_NE, SHMEM_CMP_GT,                  \
                                    SHMEM_CMP_GE, SHMEM_CMP_LT, SHMEM_CMP_LE};                 \
-        /* value written, value compared against; the pair satisfies cmp */                   \
-        static const int written[] = {7, 9, 9, 7, 3, 7};                                      \
-        static const int against[] = {7, 5, 7, 7, 5, 7};                                      \
+        /* value written, value compared against: the pair satisfies cmp, the\
+         * initial 5 does not */                   \
+        static const int written[] = {7, 9, 9, 7, 3, 4};                                      \
+        static const int against[] = {7, 5, 7, 7, 5, 4};                                      \
         int writer = (me + n - 1) % n;                                                        \
         for (int c = 0; c < 6; c++) {                                                         \
-            var = (T)5;                                                                       \
+            var = (T)5; /* no PE writes it before the barrier */                              \
+            CHECK(!shmem_##NAME##_test(&var, cmps[c], (T)against[c]), #NAME " test %d", c);   \
             shmem_barrier_all();                                                              \
-            if (c != SHMEM_CMP_NE && c != SHMEM_CMP_LT && c != SHMEM_CMP_LE)                  \
-                CHECK(!shmem_##NAME##_test(&var, cmps[c], (T)against[c]), #NAME " test %d", c); \
             shmem_##NAME##_p(&var, (T)written[c], (me + 1) % n);                              \
             shmem_##NAME##_wait_until(&var, cmps[c], (T)against[c]);                          \
             CHECK(var == (T)written[c], #NAME " cmp %d value", c);                            \
