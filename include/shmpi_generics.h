@@ -6,8 +6,8 @@
 #ifndef SHMPI_GENERICS_H
 #define SHMPI_GENERICS_H
 
+#include "shmpi_generics_amo.h" /* first: the selection machinery */
 #include "shmpi_generics_rma.h"
-#include "shmpi_generics_amo.h"
 #include "shmpi_generics_coll.h"
 
 #endif /* SHMPI_GENERICS_H */
