@@ -1,0 +1,299 @@
+/*
+ * bench_coll.c - shmpi's collectives on SHMEM_TEAM_WORLD next to the raw
+ * MPI collective on MPI_COMM_WORLD, measured in the same run:
+ *
+ *   MPI      the blocking MPI collective (MPI_Barrier, MPI_Bcast,
+ *            MPI_Allreduce, MPI_Allgather, MPI_Alltoall): the reference.
+ *   MPI-nb   the nonblocking one (MPI_Ibarrier, ...) completed with
+ *            MPI_Test + sched_yield, which is how shmpi waits: shows what
+ *            waiting that way costs or saves (with more PEs than cores a
+ *            blocking MPI collective spins and starves the PEs it waits for).
+ *
+ * A collective's time is the slowest PE's, per call.  barrier_all and
+ * sync_all are always measured; the team collectives (broadcastmem,
+ * long_sum_reduce, fcollectmem, alltoallmem) only when the library has
+ * them: they are referenced weakly and looked up when the program starts.
+ */
+#include "bench.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Team collectives may still be missing from the library: weak references,
+ * NULL when absent. */
+#pragma weak shmem_broadcastmem
+#pragma weak shmem_long_sum_reduce
+#pragma weak shmem_fcollectmem
+#pragma weak shmem_alltoallmem
+
+struct coll {
+    char *src, *dst; /* symmetric */
+    size_t bytes;    /* per PE (fcollect/alltoall: per block) */
+    int rc;          /* first nonzero return of a shmem collective */
+};
+
+static void wait_yield(MPI_Request *req)
+{
+    unsigned spins = 0;
+    for (;;) {
+        int done = 0;
+        MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return;
+        if (++spins >= 16)
+            sched_yield();
+    }
+}
+
+static void keep_rc(struct coll *c, int rc)
+{
+    if (rc && !c->rc)
+        c->rc = rc;
+}
+
+/* ---- barrier / sync ------------------------------------------------------------------------- */
+static void barrier_shmpi(void *arg, long n)
+{
+    (void)arg;
+    for (long i = 0; i < n; i++)
+        shmem_barrier_all();
+}
+
+static void sync_shmpi(void *arg, long n)
+{
+    (void)arg;
+    for (long i = 0; i < n; i++)
+        shmem_sync_all();
+}
+
+static void barrier_mpi(void *arg, long n)
+{
+    (void)arg;
+    for (long i = 0; i < n; i++)
+        MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static void barrier_mpi_nb(void *arg, long n)
+{
+    (void)arg;
+    for (long i = 0; i < n; i++) {
+        MPI_Request req;
+        MPI_Ibarrier(MPI_COMM_WORLD, &req);
+        wait_yield(&req);
+    }
+}
+
+/* ---- broadcast from PE 0 --------------------------------------------------------------------- */
+static void bcast_shmpi(void *arg, long n)
+{
+    struct coll *c = arg;
+    for (long i = 0; i < n; i++)
+        keep_rc(c, shmem_broadcastmem(SHMEM_TEAM_WORLD, c->dst, c->src, c->bytes, 0));
+}
+
+static void bcast_mpi(void *arg, long n)
+{
+    struct coll *c = arg;
+    for (long i = 0; i < n; i++)
+        MPI_Bcast(c->dst, (int)c->bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+}
+
+static void bcast_mpi_nb(void *arg, long n)
+{
+    struct coll *c = arg;
+    for (long i = 0; i < n; i++) {
+        MPI_Request req;
+        MPI_Ibcast(c->dst, (int)c->bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
+        wait_yield(&req);
+    }
+}
+
+/* ---- sum reduction of longs to all ------------------------------------------------------------ */
+static void reduce_shmpi(void *arg, long n)
+{
+    struct coll *c = arg;
+    for (long i = 0; i < n; i++)
+        keep_rc(c, shmem_long_sum_reduce(SHMEM_TEAM_WORLD, (long *)c->dst, (const long *)c->src,
+                                         c->bytes / sizeof(long)));
+}
+
+static void reduce_mpi(void *arg, long n)
+{
+    struct coll *c = arg;
+    for (long i = 0; i < n; i++)
+        MPI_Allreduce(c->src, c->dst, (int)(c->bytes / sizeof(long)), MPI_LONG, MPI_SUM,
+                      MPI_COMM_WORLD);
+}
+
+static void reduce_mpi_nb(void *arg, long n)
+{
+    struct coll *c = arg;
+    for (long i = 0; i < n; i++) {
+        MPI_Request req;
+        MPI_Iallreduce(c->src, c->dst, (int)(c->bytes / sizeof(long)), MPI_LONG, MPI_SUM,
+                       MPI_COMM_WORLD, &req);
+        wait_yield(&req);
+    }
+}
+
+/* ---- fcollect (allgather) --------------------------------------------------------------------- */
+static void fcollect_shmpi(void *arg, long n)
+{
+    struct coll *c = arg;
+    for (long i = 0; i < n; i++)
+        keep_rc(c, shmem_fcollectmem(SHMEM_TEAM_WORLD, c->dst, c->src, c->bytes));
+}
+
+static void fcollect_mpi(void *arg, long n)
+{
+    struct coll *c = arg;
+    for (long i = 0; i < n; i++)
+        MPI_Allgather(c->src, (int)c->bytes, MPI_BYTE, c->dst, (int)c->bytes, MPI_BYTE,
+                      MPI_COMM_WORLD);
+}
+
+static void fcollect_mpi_nb(void *arg, long n)
+{
+    struct coll *c = arg;
+    for (long i = 0; i < n; i++) {
+        MPI_Request req;
+        MPI_Iallgather(c->src, (int)c->bytes, MPI_BYTE, c->dst, (int)c->bytes, MPI_BYTE,
+                       MPI_COMM_WORLD, &req);
+        wait_yield(&req);
+    }
+}
+
+/* ---- alltoall --------------------------------------------------------------------------------- */
+static void alltoall_shmpi(void *arg, long n)
+{
+    struct coll *c = arg;
+    for (long i = 0; i < n; i++)
+        keep_rc(c, shmem_alltoallmem(SHMEM_TEAM_WORLD, c->dst, c->src, c->bytes));
+}
+
+static void alltoall_mpi(void *arg, long n)
+{
+    struct coll *c = arg;
+    for (long i = 0; i < n; i++)
+        MPI_Alltoall(c->src, (int)c->bytes, MPI_BYTE, c->dst, (int)c->bytes, MPI_BYTE,
+                     MPI_COMM_WORLD);
+}
+
+static void alltoall_mpi_nb(void *arg, long n)
+{
+    struct coll *c = arg;
+    for (long i = 0; i < n; i++) {
+        MPI_Request req;
+        MPI_Ialltoall(c->src, (int)c->bytes, MPI_BYTE, c->dst, (int)c->bytes, MPI_BYTE,
+                      MPI_COMM_WORLD, &req);
+        wait_yield(&req);
+    }
+}
+
+struct op {
+    const char *name, *title;
+    bench_fn shmpi, mpi, mpi_nb;
+    bool present;  /* the shmem routine is in the library */
+    size_t bytes;  /* 0: barrier */
+};
+
+#define MIB ((size_t)1 << 20)
+
+int main(int argc, char **argv)
+{
+    bench_init(argc, argv, "bench_coll",
+               "barrier_all, sync_all, broadcastmem, long_sum_reduce, fcollectmem, "
+               "alltoallmem on SHMEM_TEAM_WORLD vs the MPI collective on MPI_COMM_WORLD");
+    int npes = bench_job.npes;
+    bench_cfg.rate_scale = 1;
+    bench_cfg.rate_unit = "op/s";
+    bool has_bcast = bench_all(shmem_broadcastmem != NULL);
+    bool has_reduce = bench_all(shmem_long_sum_reduce != NULL);
+    bool has_fcollect = bench_all(shmem_fcollectmem != NULL);
+    bool has_alltoall = bench_all(shmem_alltoallmem != NULL);
+    bench_printf("# team collectives in the library: broadcastmem %s, long_sum_reduce %s, "
+                 "fcollectmem %s, alltoallmem %s\n",
+                 has_bcast ? "yes" : "NO", has_reduce ? "yes" : "NO",
+                 has_fcollect ? "yes" : "NO", has_alltoall ? "yes" : "NO");
+
+    const struct op ops[] = {
+        {"barrier_all", "barrier_all: shmem_barrier_all | MPI_Barrier | MPI_Ibarrier+yield",
+         barrier_shmpi, barrier_mpi, barrier_mpi_nb, true, 0},
+        {"sync_all", "sync_all: shmem_sync_all | MPI_Barrier | MPI_Ibarrier+yield", sync_shmpi,
+         barrier_mpi, barrier_mpi_nb, true, 0},
+        {"broadcast 8 B", "broadcast 8 B from PE 0: shmem_broadcastmem | MPI_Bcast | MPI_Ibcast",
+         bcast_shmpi, bcast_mpi, bcast_mpi_nb, has_bcast, 8},
+        {"broadcast 1 MiB", "broadcast 1 MiB from PE 0: shmem_broadcastmem | MPI_Bcast | "
+                            "MPI_Ibcast",
+         bcast_shmpi, bcast_mpi, bcast_mpi_nb, has_bcast, MIB},
+        {"reduce 8 B", "sum reduce, 1 long: shmem_long_sum_reduce | MPI_Allreduce | "
+                       "MPI_Iallreduce",
+         reduce_shmpi, reduce_mpi, reduce_mpi_nb, has_reduce, 8},
+        {"reduce 1 MiB", "sum reduce, 1 MiB of longs: shmem_long_sum_reduce | MPI_Allreduce | "
+                         "MPI_Iallreduce",
+         reduce_shmpi, reduce_mpi, reduce_mpi_nb, has_reduce, MIB},
+        {"fcollect 8 B", "fcollect 8 B per PE: shmem_fcollectmem | MPI_Allgather | "
+                         "MPI_Iallgather",
+         fcollect_shmpi, fcollect_mpi, fcollect_mpi_nb, has_fcollect, 8},
+        {"fcollect 1 MiB", "fcollect 1 MiB per PE: shmem_fcollectmem | MPI_Allgather | "
+                           "MPI_Iallgather",
+         fcollect_shmpi, fcollect_mpi, fcollect_mpi_nb, has_fcollect, MIB},
+        {"alltoall 8 B", "alltoall 8 B per PE pair: shmem_alltoallmem | MPI_Alltoall | "
+                         "MPI_Ialltoall",
+         alltoall_shmpi, alltoall_mpi, alltoall_mpi_nb, has_alltoall, 8},
+        {"alltoall 1 MiB", "alltoall 1 MiB per PE pair: shmem_alltoallmem | MPI_Alltoall | "
+                           "MPI_Ialltoall",
+         alltoall_shmpi, alltoall_mpi, alltoall_mpi_nb, has_alltoall, MIB},
+    };
+    const int n_ops = (int)(sizeof ops / sizeof ops[0]);
+
+    size_t buf = MIB * (size_t)npes;
+    struct coll c = {shmem_malloc(buf), shmem_malloc(buf), 0, 0};
+    if (!c.src || !c.dst) {
+        fprintf(stderr, "bench_coll: PE %d: cannot allocate 2 x %zu bytes\n", bench_job.me, buf);
+        shmem_global_exit(1);
+    }
+    memset(c.src, 1, buf);
+    memset(c.dst, 0, buf);
+    shmem_barrier_all();
+
+    struct bench_stat st[16][3];
+    for (int o = 0; o < n_ops; o++) {
+        const struct op *op = &ops[o];
+        c.bytes = op->bytes;
+        struct bench_variant v[3] = {
+            {"shmpi", op->shmpi, &c, 1, op->bytes, op->present},
+            {"MPI", op->mpi, &c, 1, op->bytes, true},
+            {"MPI-nb", op->mpi_nb, &c, 1, op->bytes, true},
+        };
+        bench_table_head(op->title, v, 3, 1, false);
+        bench_run(v, 3, st[o]);
+        if (!op->present)
+            bench_printf("# (%s: not in the library yet)\n", op->name);
+        bench_table_row(op->bytes, v, st[o], 3, false);
+    }
+    int rc = c.rc;
+    MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_BOR, MPI_COMM_WORLD);
+    if (rc)
+        bench_printf("# WARNING: a shmem collective returned nonzero (%d)\n", rc);
+
+    if (!bench_job.mpi_only && npes == 4)
+        bench_target("4-PE barrier_all (us)", st[0][0].valid ? st[0][0].med * 1e6 : -1, 10, "us");
+    if (bench_job.mpi_only)
+        for (int o = 0; o < n_ops; o++) {
+            char what[96];
+            snprintf(what, sizeof what, "%s / raw MPI", ops[o].name);
+            bench_target(what, st[o][0].valid ? bench_ratio(&st[o][0], &st[o][1]) : -1, 1.1,
+                         "x");
+        }
+    bench_printf("\n## known facts (issue) vs this run\n");
+    bench_printf("# MPI_Barrier on %d ranks: %.1f us (issue: 12 ms at 4 ranks on 2 cores)\n",
+                 npes, st[0][1].med * 1e6);
+
+    shmem_barrier_all();
+    shmem_free(c.dst);
+    shmem_free(c.src);
+    bench_finalize();
+    return 0;
+}

@@ -1,0 +1,130 @@
+#!/bin/sh
+# run.sh - build (if needed) and run the shmpi benchmarks on 2 and 4 PEs, in
+# the default mode and with SHMPI_MPI_ONLY=1, saving every table, the
+# gnuplot data files and the bandwidth plot.
+#
+# usage: benchmarks/run.sh [-b BUILDDIR] [-o OUTDIR] [-p PNG] [-n "2 4"]
+#                          [-m "default mpi_only"] [-q] [-- OPTIONS FOR THE PROGRAMS]
+#   -b BUILDDIR  a configured build directory (default: the current directory
+#                if it has a Makefile with a bench target, else /tmp/build-bench,
+#                configured with --enable-werror if it has no Makefile yet)
+#   -o OUTDIR    where results go (default BUILDDIR/benchmarks/results)
+#   -p PNG       where the plot goes (default OUTDIR/bw.png)
+#   -n LIST      PE counts (default "2 4")
+#   -m LIST      modes (default "default mpi_only")
+#   -q           quick: shorter timed runs (-t 3 -r 5), for checking the programs
+# Environment: MPIEXEC (default mpiexec), BENCH_TIMEOUT seconds per program
+# run (default 240).  Output: OUTDIR/bench_<prog>-np<N>-<mode>.txt, all.txt
+# (everything, in order), machine.txt, rma-np<N>-<mode>_{put,get,...}.dat.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+srcdir=$(dirname "$here")
+builddir=
+outdir=
+png=
+nps="2 4"
+modes="default mpi_only"
+quick=
+while getopts b:o:p:n:m:qh opt; do
+    case $opt in
+    b) builddir=$OPTARG ;;
+    o) outdir=$OPTARG ;;
+    p) png=$OPTARG ;;
+    n) nps=$OPTARG ;;
+    m) modes=$OPTARG ;;
+    q) quick="-t 3 -r 5" ;;
+    *) sed -n '2,20p' "$0"; exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+extra="$quick $*"
+
+if [ -z "$builddir" ]; then
+    if [ -f Makefile ] && grep -q '^bench:' Makefile; then
+        builddir=$(pwd)
+    else
+        builddir=/tmp/build-bench
+    fi
+fi
+mkdir -p "$builddir" || exit 1
+builddir=$(cd "$builddir" && pwd)
+if [ ! -f "$builddir/Makefile" ]; then
+    echo "run.sh: configuring $builddir"
+    [ -x "$srcdir/configure" ] || (cd "$srcdir" && ./autogen.sh) || exit 1
+    (cd "$builddir" && "$srcdir/configure" --enable-werror) > "$builddir/configure.out" 2>&1 ||
+        { echo "run.sh: configure failed, see $builddir/configure.out"; exit 1; }
+fi
+echo "run.sh: building in $builddir"
+make -C "$builddir" -j2 >/dev/null && make -C "$builddir" bench >/dev/null ||
+    { echo "run.sh: build failed (make -C $builddir bench)"; exit 1; }
+
+[ -n "$outdir" ] || outdir=$builddir/benchmarks/results
+mkdir -p "$outdir" || exit 1
+outdir=$(cd "$outdir" && pwd)
+[ -n "$png" ] || png=$outdir/bw.png
+mpiexec=${MPIEXEC:-mpiexec}
+limit=${BENCH_TIMEOUT:-240}
+all=$outdir/all.txt
+
+{
+    echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+    echo "host: $(uname -n) $(uname -srm)"
+    echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) online CPUs," \
+        "$(lscpu | sed -n 's/^Core(s) per socket: *//p' | head -1) cores per socket," \
+        "$(lscpu | sed -n 's/^Thread(s) per core: *//p' | head -1) thread(s) per core"
+    echo "memory: $(free -g | awk '/^Mem:/ {print $2 " GiB"}')"
+    echo "MPI: $(mpichversion 2>/dev/null | tr -s ' \t' ' ' | head -3 | tr '\n' ';')"
+    echo "shmpi: $(git -C "$srcdir" log -1 --format='%h %s' 2>/dev/null)"
+    echo "load at start: $(cat /proc/loadavg)"
+    echo "options: $extra"
+} > "$outdir/machine.txt"
+cat "$outdir/machine.txt" > "$all"
+
+start=$(date +%s)
+status=0
+for np in $nps; do
+    for mode in $modes; do
+        case $mode in
+        default) envset= ;;
+        mpi_only) envset="SHMPI_MPI_ONLY=1" ;;
+        *) echo "run.sh: unknown mode $mode"; exit 2 ;;
+        esac
+        for prog in rma amo coll; do
+            out=$outdir/bench_$prog-np$np-$mode.txt
+            dat=
+            [ $prog = rma ] && dat="-d $outdir/rma-np$np-$mode"
+            cmd="${envset:+env $envset }timeout -k 10 $limit $mpiexec -n $np $builddir/benchmarks/bench_$prog $dat $extra"
+            echo "run.sh: $cmd"
+            t0=$(date +%s)
+            # shellcheck disable=SC2086
+            env $envset timeout -k 10 "$limit" $mpiexec -n "$np" \
+                "$builddir/benchmarks/bench_$prog" $dat $extra > "$out" 2>&1
+            rc=$?
+            t1=$(date +%s)
+            if [ $rc -ne 0 ]; then
+                echo "run.sh: bench_$prog on $np PEs ($mode) FAILED with status $rc" | tee -a "$out"
+                status=1
+            fi
+            {
+                echo
+                echo "################################################################"
+                echo "# \$ $cmd   ($((t1 - t0)) s, load after: $(cut -d' ' -f1-3 /proc/loadavg))"
+                echo "################################################################"
+                cat "$out"
+            } >> "$all"
+            grep -E 'PASS|MISS' "$out" | sed "s/^/   np$np $mode: /"
+        done
+    done
+done
+echo "run.sh: benchmarks took $(( $(date +%s) - start )) s; load now: $(cat /proc/loadavg)" |
+    tee -a "$all"
+
+if command -v gnuplot >/dev/null 2>&1 && [ -f "$outdir/rma-np2-default_put.dat" ]; then
+    gnuplot -e "datadir='$outdir'; out='$png'" "$here/plot_bw.gp" &&
+        echo "run.sh: plot $png"
+else
+    echo "run.sh: no gnuplot or no 2-PE default-mode data: plot skipped"
+fi
+echo "run.sh: tables in $outdir (all.txt has everything)"
+exit $status
