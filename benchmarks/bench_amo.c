@@ -227,33 +227,59 @@ static void fadd_nbi_mpi(void *arg, long n)
     }
 }
 
+/* ---- diagnostic: shmpi's MPI algorithm for add/fetch_add in raw MPI -------------------------
+ * src/core/amo.c uses only MPI_NO_OP and MPI_Compare_and_swap: read the word,
+ * then compare-and-swap old -> old + 1 (retry on change), each + flush. */
+static void fadd_mpi_readcas(void *arg, long n)
+{
+    struct amo *a = arg;
+    MPI_Aint disp = a->w->disp[a->pe] + a->off;
+    long s = 0;
+    for (long i = 0; i < n; i++) {
+        long old, seen;
+        MPI_Fetch_and_op(NULL, &old, MPI_LONG, a->pe, disp, MPI_NO_OP, a->w->win);
+        MPI_Win_flush(a->pe, a->w->win);
+        for (;;) {
+            long value = old + 1;
+            MPI_Compare_and_swap(&value, &old, &seen, MPI_LONG, a->pe, disp, a->w->win);
+            MPI_Win_flush(a->pe, a->w->win);
+            if (seen == old)
+                break;
+            old = seen;
+        }
+        s += old;
+    }
+    sink = s;
+}
+
 struct op {
     const char *name, *title;
     bench_fn shmpi, c11, mpi;
     int per_call;
+    bench_fn mpi_shmpi_seq; /* diagnostic column, or NULL */
     bool sum_window; /* MPI reference uses MPI_SUM: window with which_accumulate_ops=sum,... */
 };
 
 static const struct op ops[] = {
     {"fetch_add", "fetch_add: shmem_long_atomic_fetch_add | C11 atomic_fetch_add through "
                   "shmem_ptr | MPI_Fetch_and_op(MPI_SUM) + MPI_Win_flush",
-     fadd_shmpi, fadd_c11, fadd_mpi, 1, true},
+     fadd_shmpi, fadd_c11, fadd_mpi, 1, fadd_mpi_readcas, true},
     {"compare_swap", "compare_swap: shmem_long_atomic_compare_swap | C11 "
                      "atomic_compare_exchange_strong | MPI_Compare_and_swap + MPI_Win_flush",
-     cswap_shmpi, cswap_c11, cswap_mpi, 1, false},
+     cswap_shmpi, cswap_c11, cswap_mpi, 1, NULL, false},
     {"add", "add (non-fetching): shmem_long_atomic_add | C11 atomic_fetch_add | "
             "MPI_Accumulate(MPI_SUM) + MPI_Win_flush",
-     add_shmpi, add_c11, add_mpi, 1, true},
+     add_shmpi, add_c11, add_mpi, 1, fadd_mpi_readcas, true},
     {"fetch", "fetch: shmem_long_atomic_fetch | C11 atomic_load | "
               "MPI_Fetch_and_op(MPI_NO_OP) + MPI_Win_flush",
-     fetch_shmpi, fetch_c11, fetch_mpi, 1, false},
+     fetch_shmpi, fetch_c11, fetch_mpi, 1, NULL, false},
     {"add_rate", "add rate: 64 x shmem_long_atomic_add + shmem_quiet, per op | 64 x C11 "
                  "atomic_fetch_add + fence | 64 x MPI_Accumulate + MPI_Win_flush_all",
-     add_rate_shmpi, add_rate_c11, add_rate_mpi, RATE_WINDOW, true},
+     add_rate_shmpi, add_rate_c11, add_rate_mpi, RATE_WINDOW, NULL, true},
     {"fetch_add_nbi_rate", "fetch_add_nbi rate: 64 x shmem_long_atomic_fetch_add_nbi + "
                            "shmem_quiet, per op | 64 x C11 atomic_fetch_add + fence | "
                            "64 x MPI_Fetch_and_op(MPI_SUM) + MPI_Win_flush_all",
-     fadd_nbi_shmpi, fadd_nbi_c11, fadd_nbi_mpi, RATE_WINDOW, true},
+     fadd_nbi_shmpi, fadd_nbi_c11, fadd_nbi_mpi, RATE_WINDOW, NULL, true},
 };
 #define N_OPS ((int)(sizeof ops / sizeof ops[0]))
 
@@ -292,21 +318,34 @@ int main(int argc, char **argv)
                  have_c11 ? "yes: C11 references measured" : "no: C11 references not available");
     int judge = have_c11 ? 1 : 2;
 
-    struct bench_stat st[N_OPS][3];
+    struct bench_stat st[N_OPS][4];
     for (int o = 0; o < N_OPS; o++) {
         const struct op *op = &ops[o];
         long *word = &words[o * LINE_LONGS];
         struct amo a = {word, have_c11 && initiator ? shmem_ptr(word, peer) : NULL, peer, 0,
                         op->sum_window ? &win_sum : &win_cas, (MPI_Aint)(o * 64), {0}};
-        struct amo c = a, m = a;
-        struct bench_variant v[3] = {
+        struct amo c = a, m = a, d = a;
+        d.w = &win_cas; /* shmpi's window hints */
+        d.off = (MPI_Aint)(o * 64);
+        int nv = op->mpi_shmpi_seq ? 4 : 3;
+        struct bench_variant v[4] = {
             {"shmpi", initiator ? op->shmpi : NULL, &a, op->per_call, 0, true},
             {"C11", initiator ? op->c11 : NULL, &c, op->per_call, 0, have_c11},
             {"MPI", initiator ? op->mpi : NULL, &m, op->per_call, 0, true},
+            {"MPI-rd+cas", initiator ? op->mpi_shmpi_seq : NULL, &d, op->per_call, 0, true},
         };
-        bench_table_head(op->title, v, 3, judge, false);
-        bench_run(v, 3, st[o]);
-        bench_table_row(8, v, st[o], 3, false);
+        if (nv == 4) {
+            char title[512];
+            snprintf(title, sizeof title,
+                     "%s | diagnostic: MPI-rd+cas = shmpi's MPI algorithm in raw MPI "
+                     "(MPI_Fetch_and_op(MPI_NO_OP) + flush, MPI_Compare_and_swap + flush)",
+                     op->title);
+            bench_table_head(title, v, nv, judge, false);
+        } else {
+            bench_table_head(op->title, v, nv, judge, false);
+        }
+        bench_run(v, nv, st[o]);
+        bench_table_row(8, v, st[o], nv, false);
     }
 
     /* Contended: both PEs of a pair fetch_add the second one's word at once. */

@@ -308,6 +308,60 @@ static void pp_mpi(void *arg, long n)
     }
 }
 
+/* Diagnostics: the cache-line ping-pong waiting the way shmpi waits
+ * (src/core/progress.c: MPI_Iprobe on every try, sched_yield after 16), and
+ * the MPI ping-pong with shmpi's MPI sequence for put + quiet
+ * (MPI_Put + MPI_Win_flush_local + MPI_Win_flush_all).  When shmpi matches
+ * one of them, that is where its time goes. */
+static void line_wait_probe(_Atomic long *flag, long seq)
+{
+    unsigned spins = 0;
+    while (atomic_load_explicit(flag, memory_order_acquire) < seq) {
+        int msg;
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, bench_job.comm, &msg, MPI_STATUS_IGNORE);
+        if (++spins >= 16)
+            sched_yield();
+    }
+}
+
+static void pp_line_probe(void *arg, long n)
+{
+    struct pingpong *p = arg;
+    for (long i = 0; i < n; i++) {
+        long seq = ++p->seq;
+        if (p->initiator) {
+            atomic_store_explicit(p->peer_line, seq, memory_order_release);
+            line_wait_probe(p->my_line, seq);
+        } else {
+            line_wait_probe(p->my_line, seq);
+            atomic_store_explicit(p->peer_line, seq, memory_order_release);
+        }
+    }
+}
+
+static void mpi_flag_put_twice(struct pingpong *p, long seq)
+{
+    MPI_Put(&seq, 1, MPI_LONG, p->peer, p->w->disp[p->peer] + p->flag_off, 1, MPI_LONG,
+            p->w->win);
+    MPI_Win_flush_local(p->peer, p->w->win);
+    MPI_Win_flush_all(p->w->win);
+}
+
+static void pp_mpi_shmpi_seq(void *arg, long n)
+{
+    struct pingpong *p = arg;
+    for (long i = 0; i < n; i++) {
+        long seq = ++p->seq;
+        if (p->initiator) {
+            mpi_flag_put_twice(p, seq);
+            mpi_flag_wait(p, seq);
+        } else {
+            mpi_flag_wait(p, seq);
+            mpi_flag_put_twice(p, seq);
+        }
+    }
+}
+
 /* ---- tables -------------------------------------------------------------------------------- */
 struct op {
     const char *name, *title;
@@ -451,23 +505,31 @@ int main(int argc, char **argv)
     }
 
     /* ping-pong */
-    struct bench_stat ppst[3];
+    struct bench_stat ppst[5];
     {
         struct pingpong pp = {initiator, peer, 0, &flags[8], NULL, NULL, &w, (MPI_Aint)max};
-        struct pingpong pl = pp, pm = pp;
+        struct pingpong pl = pp, pq = pp, pm = pp, pm2 = pp;
         pl.my_line = (_Atomic long *)&flags[16];
         pl.peer_line = peer_sym ? shmem_ptr(&flags[16], peer) : NULL;
-        struct bench_variant v[3] = {
+        pq.my_line = (_Atomic long *)&flags[24];
+        pq.peer_line = peer_sym ? shmem_ptr(&flags[24], peer) : NULL;
+        pm2.flag_off = (MPI_Aint)max + 64;
+        struct bench_variant v[5] = {
             {"shmpi", active ? pp_shmpi : NULL, &pp, 2, 8, true},
             {"cacheline", active ? pp_cacheline : NULL, &pl, 2, 8, have_memcpy},
             {"MPI", active ? pp_mpi : NULL, &pm, 2, 8, true},
+            {"line+probe", active ? pp_line_probe : NULL, &pq, 2, 8, have_memcpy},
+            {"MPI+fl_loc", active ? pp_mpi_shmpi_seq : NULL, &pm2, 2, 8, true},
         };
         bench_table_head("ping-pong, half round trip: shmem_long_put(8 B) + shmem_quiet, "
                          "shmem_long_wait_until | C11 atomic store/load of a flag through "
-                         "shmem_ptr | MPI_Put + MPI_Win_flush, poll + MPI_Iprobe",
-                         v, 3, judge, false);
-        bench_run(v, 3, ppst);
-        bench_table_row(8, v, ppst, 3, false);
+                         "shmem_ptr | MPI_Put + MPI_Win_flush, poll + MPI_Iprobe | diagnostics: "
+                         "line+probe = cacheline waiting like shmpi (MPI_Iprobe per poll, yield "
+                         "after 16); MPI+fl_loc = MPI with shmpi's sequence (MPI_Put + "
+                         "MPI_Win_flush_local + MPI_Win_flush_all)",
+                         v, 5, judge, false);
+        bench_run(v, 5, ppst);
+        bench_table_row(8, v, ppst, 5, false);
     }
 
     /* targets and the known facts */
