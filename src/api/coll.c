@@ -1,7 +1,11 @@
 /*
- * coll.c - collective routines (spec: Collective Routines).
+ * coll.c - collective routines (spec: Collective Routines): barriers and
+ * syncs, broadcast, collect, fcollect, alltoall(s) on teams, and the
+ * deprecated active-set forms.  Each routine resolves its team or active
+ * set and makes one call into src/core/coll.c; the type tables generate
+ * the typed ones.  Reductions are in reduce.c.
  */
-#include "../core/shmpi.h"
+#include "../core/coll.h"
 
 void shmem_barrier_all(void)
 {
@@ -14,3 +18,133 @@ void shmem_sync_all(void)
     shmpi_check_ready(__func__);
     shmpi_barrier_comm(shmpi_g.team_world.comm);
 }
+
+int shmem_team_sync(shmem_team_t team)
+{
+    return shmpi_coll_sync(shmpi_team_group(__func__, team));
+}
+
+/* ---- team collectives --------------------------------------------------------------- */
+#define DEFINE_COLL_TYPED(N, T)                                                               \
+    int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems,     \
+                              int PE_root)                                                    \
+    {                                                                                         \
+        return shmpi_coll_broadcast(__func__, shmpi_team_group(__func__, team), dest, source, \
+                                    shmpi_bytes(__func__, nelems, sizeof(T)), PE_root, true); \
+    }                                                                                         \
+    int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems)       \
+    {                                                                                         \
+        return shmpi_coll_collect(__func__, shmpi_team_group(__func__, team), dest, source,   \
+                                  shmpi_bytes(__func__, nelems, sizeof(T)));                  \
+    }                                                                                         \
+    int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems)      \
+    {                                                                                         \
+        return shmpi_coll_fcollect(__func__, shmpi_team_group(__func__, team), dest, source,  \
+                                   shmpi_bytes(__func__, nelems, sizeof(T)));                 \
+    }                                                                                         \
+    int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems)      \
+    {                                                                                         \
+        return shmpi_coll_alltoall(__func__, shmpi_team_group(__func__, team), dest, source,  \
+                                   shmpi_bytes(__func__, nelems, sizeof(T)));                 \
+    }                                                                                         \
+    int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst,     \
+                              ptrdiff_t sst, size_t nelems)                                   \
+    {                                                                                         \
+        return shmpi_coll_alltoalls(__func__, shmpi_team_group(__func__, team), dest, source, \
+                                    dst, sst, nelems, sizeof(T));                             \
+    }
+SHMPI_RMA_TYPES(DEFINE_COLL_TYPED)
+
+int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems,
+                       int PE_root)
+{
+    return shmpi_coll_broadcast(__func__, shmpi_team_group(__func__, team), dest, source,
+                                nelems, PE_root, true);
+}
+
+int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
+{
+    return shmpi_coll_collect(__func__, shmpi_team_group(__func__, team), dest, source, nelems);
+}
+
+int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
+{
+    return shmpi_coll_fcollect(__func__, shmpi_team_group(__func__, team), dest, source,
+                               nelems);
+}
+
+int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
+{
+    return shmpi_coll_alltoall(__func__, shmpi_team_group(__func__, team), dest, source,
+                               nelems);
+}
+
+int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems)
+{
+    return shmpi_coll_alltoalls(__func__, shmpi_team_group(__func__, team), dest, source, dst,
+                                sst, nelems, 1);
+}
+
+/* ---- deprecated active-set forms ------------------------------------------------------
+ * The active set is PE_start, PE_start + 2^logPE_stride, ... (PE_size PEs);
+ * pSync is not needed (MPI synchronizes) and is not touched. */
+void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    (void)pSync;
+    struct shmpi_group g = shmpi_aset_group(__func__, PE_start, logPE_stride, PE_size);
+    shmpi_quiet_all();
+    shmpi_coll_sync(g);
+}
+
+void(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+    (void)pSync;
+    shmpi_coll_sync(shmpi_aset_group(__func__, PE_start, logPE_stride, PE_size));
+}
+
+#define DEFINE_ASET_COLL(BITS)                                                                \
+    void shmem_broadcast##BITS(void *dest, const void *source, size_t nelems, int PE_root,    \
+                               int PE_start, int logPE_stride, int PE_size, long *pSync)      \
+    {                                                                                         \
+        (void)pSync;                                                                          \
+        shmpi_coll_broadcast(__func__,                                                        \
+                             shmpi_aset_group(__func__, PE_start, logPE_stride, PE_size),     \
+                             dest, source, shmpi_bytes(__func__, nelems, BITS / 8), PE_root, \
+                             false);                                                          \
+    }                                                                                         \
+    void shmem_collect##BITS(void *dest, const void *source, size_t nelems, int PE_start,     \
+                             int logPE_stride, int PE_size, long *pSync)                      \
+    {                                                                                         \
+        (void)pSync;                                                                          \
+        shmpi_coll_collect(__func__,                                                          \
+                           shmpi_aset_group(__func__, PE_start, logPE_stride, PE_size), dest, \
+                           source, shmpi_bytes(__func__, nelems, BITS / 8));                  \
+    }                                                                                         \
+    void shmem_fcollect##BITS(void *dest, const void *source, size_t nelems, int PE_start,    \
+                              int logPE_stride, int PE_size, long *pSync)                     \
+    {                                                                                         \
+        (void)pSync;                                                                          \
+        shmpi_coll_fcollect(__func__,                                                         \
+                            shmpi_aset_group(__func__, PE_start, logPE_stride, PE_size),      \
+                            dest, source, shmpi_bytes(__func__, nelems, BITS / 8));           \
+    }                                                                                         \
+    void shmem_alltoall##BITS(void *dest, const void *source, size_t nelems, int PE_start,    \
+                              int logPE_stride, int PE_size, long *pSync)                     \
+    {                                                                                         \
+        (void)pSync;                                                                          \
+        shmpi_coll_alltoall(__func__,                                                         \
+                            shmpi_aset_group(__func__, PE_start, logPE_stride, PE_size),      \
+                            dest, source, shmpi_bytes(__func__, nelems, BITS / 8));           \
+    }                                                                                         \
+    void shmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,  \
+                               size_t nelems, int PE_start, int logPE_stride, int PE_size,    \
+                               long *pSync)                                                   \
+    {                                                                                         \
+        (void)pSync;                                                                          \
+        shmpi_coll_alltoalls(__func__,                                                        \
+                             shmpi_aset_group(__func__, PE_start, logPE_stride, PE_size),     \
+                             dest, source, dst, sst, nelems, BITS / 8);                       \
+    }
+DEFINE_ASET_COLL(32)
+DEFINE_ASET_COLL(64)

@@ -86,27 +86,63 @@ void shmpi_backoff(unsigned *spins);
 void shmpi_wait_request(MPI_Request *req);
 
 /* ---- teams and contexts ------------------------------------------------------------- */
+struct shmpi_ctx;
+
 struct shmpi_team {
+    unsigned magic;          /* SHMPI_TEAM_MAGIC while the team exists */
     MPI_Comm comm;           /* the team's communicator (rank == team PE) */
     int my_pe;               /* caller's PE in the team */
     int n_pes;
     int *world_pe;           /* [n_pes]: team PE -> world PE, NULL for the world team */
+    /* World PE -> team PE: when the members are an arithmetic progression
+     * of world PEs (world_pe[i] == world_start + i * world_stride) it is
+     * computed; otherwise by_world holds the world PEs in ascending order
+     * followed by their team PEs (2 * n_pes ints, binary search). */
+    int world_start, world_stride;
+    int *by_world;
     shmem_team_config_t config;
     long config_mask;
     int n_contexts;          /* contexts created on this team and not destroyed */
+    struct shmpi_ctx *contexts; /* those contexts (list through ctx->next) */
+    struct shmpi_team *next, *prev; /* user teams not yet destroyed */
     bool predefined;         /* WORLD and SHARED are never destroyed by users */
 };
+#define SHMPI_TEAM_MAGIC 0x7ea3c0deu
 
 struct shmpi_ctx {
+    unsigned magic;          /* SHMPI_CTX_MAGIC while the context exists */
     struct shmpi_team *team; /* PE numbers of operations are relative to it */
     long options;
     atomic_int mpi_pending;  /* MPI operations issued since the last flush */
+    struct shmpi_ctx *next, *prev; /* the team's contexts */
 };
+#define SHMPI_CTX_MAGIC 0xc0c7e57au
 
 /* Resolves the handle of a context/team (predefined ones included); NULL
  * or a destroyed handle is an error naming `routine`. */
 struct shmpi_ctx *shmpi_ctx_get(const char *routine, shmem_ctx_t ctx);
 struct shmpi_team *shmpi_team_get(const char *routine, shmem_team_t team);
+/* The handle of a team object (SHMEM_TEAM_WORLD/SHARED for the predefined). */
+shmem_team_t shmpi_team_handle(struct shmpi_team *team);
+/* Team PE of world PE `world_pe`, or -1 if it is not a member (O(log n)). */
+int shmpi_team_pe_of_world(const struct shmpi_team *team, int world_pe);
+/* The routines of the Teams and Contexts chapters (team.c); `routine`
+ * names the caller in error messages.  Each returns what the spec says. */
+int shmpi_team_translate(const char *routine, shmem_team_t src_team, int src_pe,
+                         shmem_team_t dest_team);
+int shmpi_team_get_config(const char *routine, shmem_team_t team, long config_mask,
+                          shmem_team_config_t *config);
+int shmpi_team_split_strided(const char *routine, shmem_team_t parent_team, int start,
+                             int stride, int size, const shmem_team_config_t *config,
+                             long config_mask, shmem_team_t *new_team);
+int shmpi_team_split_2d(const char *routine, shmem_team_t parent_team, int xrange,
+                        const shmem_team_config_t *xaxis_config, long xaxis_mask,
+                        shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
+                        long yaxis_mask, shmem_team_t *yaxis_team);
+void shmpi_team_destroy(const char *routine, shmem_team_t team);
+int shmpi_ctx_create(const char *routine, shmem_team_t team, long options, shmem_ctx_t *ctx);
+void shmpi_ctx_destroy(const char *routine, shmem_ctx_t ctx);
+int shmpi_ctx_team(const char *routine, shmem_ctx_t ctx, shmem_team_t *team);
 /* World PE of `pe` taken relative to `team`; aborts if out of range. */
 static inline int shmpi_team_world_pe(const char *routine, const struct shmpi_team *team, int pe);
 

@@ -1,15 +1,112 @@
 /*
- * team.c - team and context bookkeeping: the predefined teams (world and
- * shared), the default context, and handle resolution.
+ * team.c - teams and contexts: the predefined teams (world and shared), the
+ * default context, user teams made by splitting, user contexts, and handle
+ * resolution.
+ *
+ * Every team owns an MPI communicator whose rank is the team PE; team
+ * collectives are MPI collectives on it (coll.c).  A split is
+ * MPI_Comm_split over the parent (non-members pass MPI_UNDEFINED and get
+ * SHMEM_TEAM_INVALID).  Each team keeps its team PE -> world PE table and a
+ * world PE -> team PE index (computed for arithmetic progressions, binary
+ * search otherwise), so shmem_team_translate_pe is O(1) or O(log n) and
+ * RMA on a team context needs no MPI call to translate.
+ *
+ * User teams and contexts are kept on lists so that shmem_finalize frees
+ * whatever the program did not destroy; creating and destroying teams in a
+ * loop leaks nothing (communicator, tables, struct).
  */
 #include "shmpi.h"
+#include "coll.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 MPI_Comm shmpi_node_comm(void);
 
+/* Guards the lists of teams and contexts (contexts may be created and
+ * destroyed by several threads at once). */
+static pthread_mutex_t lists_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct shmpi_team *user_teams;
+
+static void *xmalloc(const char *routine, size_t size)
+{
+    void *p = malloc(size ? size : 1);
+    if (!p)
+        shmpi_abort(routine, "out of memory (%zu bytes)", size);
+    return p;
+}
+
+/* ---- world PE <-> team PE ---------------------------------------------------------- */
+struct pe_pair {
+    int world, team;
+};
+
+static int pair_cmp(const void *a, const void *b)
+{
+    const struct pe_pair *x = a, *y = b;
+    return (x->world > y->world) - (x->world < y->world);
+}
+
+/* Builds the world PE -> team PE index from team->world_pe. */
+static void team_index(const char *routine, struct shmpi_team *team)
+{
+    int n = team->n_pes;
+    const int *w = team->world_pe;
+    team->by_world = NULL;
+    if (!w) {
+        team->world_start = 0;
+        team->world_stride = 1;
+        return;
+    }
+    int stride = n > 1 ? w[1] - w[0] : 1;
+    bool arithmetic = stride != 0;
+    for (int i = 2; arithmetic && i < n; i++)
+        arithmetic = w[i] - w[i - 1] == stride;
+    team->world_start = w[0];
+    team->world_stride = stride;
+    if (arithmetic)
+        return;
+    struct pe_pair *pairs = xmalloc(routine, (size_t)n * sizeof(*pairs));
+    for (int i = 0; i < n; i++)
+        pairs[i] = (struct pe_pair){w[i], i};
+    qsort(pairs, (size_t)n, sizeof(*pairs), pair_cmp);
+    team->by_world = xmalloc(routine, 2 * (size_t)n * sizeof(int));
+    for (int i = 0; i < n; i++) {
+        team->by_world[i] = pairs[i].world;
+        team->by_world[n + i] = pairs[i].team;
+    }
+    free(pairs);
+}
+
+int shmpi_team_pe_of_world(const struct shmpi_team *team, int world_pe)
+{
+    int n = team->n_pes;
+    if (!team->by_world) {
+        long d = (long)world_pe - team->world_start;
+        long stride = team->world_stride;
+        if (d % stride != 0)
+            return -1;
+        long i = d / stride;
+        return i >= 0 && i < n ? (int)i : -1;
+    }
+    const int *sorted = team->by_world;
+    int lo = 0, hi = n - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (sorted[mid] == world_pe)
+            return sorted[n + mid];
+        if (sorted[mid] < world_pe)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+/* ---- predefined teams -------------------------------------------------------------- */
 static void team_from_comm(struct shmpi_team *team, MPI_Comm comm, int *world_pe)
 {
+    team->magic = SHMPI_TEAM_MAGIC;
     team->comm = comm;
     MPI_Comm_rank(comm, &team->my_pe);
     MPI_Comm_size(comm, &team->n_pes);
@@ -17,7 +114,10 @@ static void team_from_comm(struct shmpi_team *team, MPI_Comm comm, int *world_pe
     team->config.num_contexts = 0;
     team->config_mask = 0;
     team->n_contexts = 0;
+    team->contexts = NULL;
+    team->next = team->prev = NULL;
     team->predefined = true;
+    team_index("shmem_init", team);
 }
 
 /* Team PE -> world PE for every member of `comm`. */
@@ -25,10 +125,8 @@ int *shmpi_comm_world_pes(MPI_Comm comm)
 {
     int n;
     MPI_Comm_size(comm, &n);
-    int *ranks = malloc((size_t)n * sizeof(int));
-    int *world = malloc((size_t)n * sizeof(int));
-    if (!ranks || !world)
-        shmpi_abort("shmem_team", "out of memory for a team of %d PEs", n);
+    int *ranks = xmalloc("shmem_team", (size_t)n * sizeof(int));
+    int *world = xmalloc("shmem_team", (size_t)n * sizeof(int));
     MPI_Group group, world_group;
     MPI_Comm_group(comm, &group);
     MPI_Comm_group(shmpi_g.comm, &world_group);
@@ -55,19 +153,14 @@ void shmpi_teams_init(void)
         MPI_Comm_dup(MPI_COMM_SELF, &shared);
     team_from_comm(&shmpi_g.team_shared, shared, shmpi_comm_world_pes(shared));
 
+    shmpi_g.ctx_default.magic = SHMPI_CTX_MAGIC;
     shmpi_g.ctx_default.team = &shmpi_g.team_world;
     shmpi_g.ctx_default.options = 0;
+    shmpi_g.ctx_default.next = shmpi_g.ctx_default.prev = NULL;
     atomic_store(&shmpi_g.ctx_default.mpi_pending, 0);
 }
 
-void shmpi_teams_fini(void)
-{
-    MPI_Comm_free(&shmpi_g.team_world.comm);
-    MPI_Comm_free(&shmpi_g.team_shared.comm);
-    free(shmpi_g.team_shared.world_pe);
-    shmpi_g.team_shared.world_pe = NULL;
-}
-
+/* ---- handles ------------------------------------------------------------------------ */
 struct shmpi_team *shmpi_team_get(const char *routine, shmem_team_t team)
 {
     if (team == SHMEM_TEAM_WORLD)
@@ -76,7 +169,19 @@ struct shmpi_team *shmpi_team_get(const char *routine, shmem_team_t team)
         return &shmpi_g.team_shared;
     if (team == SHMEM_TEAM_INVALID)
         shmpi_abort(routine, "team is SHMEM_TEAM_INVALID");
-    return (struct shmpi_team *)team;
+    if (team->magic != SHMPI_TEAM_MAGIC)
+        shmpi_abort(routine, "team handle %p is not a team (destroyed, or never created)",
+                    (void *)team);
+    return team;
+}
+
+shmem_team_t shmpi_team_handle(struct shmpi_team *team)
+{
+    if (team == &shmpi_g.team_world)
+        return SHMEM_TEAM_WORLD;
+    if (team == &shmpi_g.team_shared)
+        return SHMEM_TEAM_SHARED;
+    return team;
 }
 
 struct shmpi_ctx *shmpi_ctx_get(const char *routine, shmem_ctx_t ctx)
@@ -85,5 +190,312 @@ struct shmpi_ctx *shmpi_ctx_get(const char *routine, shmem_ctx_t ctx)
         return &shmpi_g.ctx_default;
     if (ctx == SHMEM_CTX_INVALID)
         shmpi_abort(routine, "context is SHMEM_CTX_INVALID");
-    return (struct shmpi_ctx *)ctx;
+    if (ctx->magic != SHMPI_CTX_MAGIC)
+        shmpi_abort(routine, "context handle %p is not a context (destroyed, or never created)",
+                    (void *)ctx);
+    return ctx;
+}
+
+/* ---- queries ------------------------------------------------------------------------ */
+int shmpi_team_translate(const char *routine, shmem_team_t src_team, int src_pe,
+                         shmem_team_t dest_team)
+{
+    if (src_team == SHMEM_TEAM_INVALID || dest_team == SHMEM_TEAM_INVALID)
+        return -1;
+    struct shmpi_team *src = shmpi_team_get(routine, src_team);
+    struct shmpi_team *dest = shmpi_team_get(routine, dest_team);
+    if (src_pe < 0 || src_pe >= src->n_pes)
+        return -1;
+    int world_pe = src->world_pe ? src->world_pe[src_pe] : src_pe;
+    return shmpi_team_pe_of_world(dest, world_pe);
+}
+
+int shmpi_team_get_config(const char *routine, shmem_team_t handle, long config_mask,
+                          shmem_team_config_t *config)
+{
+    if (handle == SHMEM_TEAM_INVALID || (config_mask & ~SHMEM_TEAM_NUM_CONTEXTS) != 0 ||
+        (config_mask && !config))
+        return -1;
+    struct shmpi_team *team = shmpi_team_get(routine, handle);
+    if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
+        config->num_contexts = team->config.num_contexts;
+    return 0;
+}
+
+/* ---- splits -------------------------------------------------------------------------- */
+/* A valid configuration request: only the known bit, a non-negative count. */
+static bool config_ok(const shmem_team_config_t *config, long mask)
+{
+    if (mask & ~SHMEM_TEAM_NUM_CONTEXTS)
+        return false;
+    if (mask & SHMEM_TEAM_NUM_CONTEXTS)
+        return config && config->num_contexts >= 0;
+    return true;
+}
+
+/* Collective over `parent`: the new team holds parent PEs members[0..n-1]
+ * in that order (team PE i is parent PE members[i]); `color` names it
+ * among the teams created by this call, MPI_UNDEFINED where the caller is
+ * in none.  Returns the handle, SHMEM_TEAM_INVALID for non-members. */
+static shmem_team_t team_split(const char *routine, struct shmpi_team *parent, int color,
+                               const int *members, int n, int my_pe,
+                               const shmem_team_config_t *config, long mask)
+{
+    /* MPI_Comm_split blocks spinning inside MPI; meeting first in a
+     * barrier that yields keeps oversubscribed PEs from starving the
+     * ones the split waits for. */
+    shmpi_barrier_comm(parent->comm);
+    MPI_Comm comm;
+    MPI_Comm_split(parent->comm, color, my_pe, &comm);
+    if (color == MPI_UNDEFINED)
+        return SHMEM_TEAM_INVALID;
+
+    struct shmpi_team *team = xmalloc(routine, sizeof(*team));
+    team->magic = SHMPI_TEAM_MAGIC;
+    team->comm = comm;
+    MPI_Comm_rank(comm, &team->my_pe);
+    MPI_Comm_size(comm, &team->n_pes);
+    if (team->n_pes != n || team->my_pe != my_pe)
+        shmpi_abort(routine, "internal error: split gave rank %d of %d, expected %d of %d",
+                    team->my_pe, team->n_pes, my_pe, n);
+    team->world_pe = xmalloc(routine, (size_t)n * sizeof(int));
+    for (int i = 0; i < n; i++)
+        team->world_pe[i] =
+            parent->world_pe ? parent->world_pe[members[i]] : members[i];
+    team_index(routine, team);
+    team->config.num_contexts =
+        (mask & SHMEM_TEAM_NUM_CONTEXTS) ? config->num_contexts : 0;
+    team->config_mask = mask;
+    team->n_contexts = 0;
+    team->contexts = NULL;
+    team->predefined = false;
+    pthread_mutex_lock(&lists_lock);
+    team->prev = NULL;
+    team->next = user_teams;
+    if (user_teams)
+        user_teams->prev = team;
+    user_teams = team;
+    pthread_mutex_unlock(&lists_lock);
+    return team;
+}
+
+int shmpi_team_split_strided(const char *routine, shmem_team_t parent_team, int start,
+                             int stride, int size, const shmem_team_config_t *config,
+                             long config_mask, shmem_team_t *new_team)
+{
+    shmpi_check_ready(routine);
+    if (!new_team)
+        shmpi_abort(routine, "new_team is NULL");
+    *new_team = SHMEM_TEAM_INVALID;
+    if (parent_team == SHMEM_TEAM_INVALID)
+        return -1;
+    struct shmpi_team *parent = shmpi_team_get(routine, parent_team);
+    /* Team PE i is parent PE start + i * stride: every one must be in the
+     * parent team, and distinct (stride 0 only for a team of one). */
+    if (size < 1 || size > parent->n_pes || start < 0 || start >= parent->n_pes ||
+        (stride == 0 && size > 1) || !config_ok(config, config_mask))
+        return -1;
+    long last = (long)start + (long)stride * (size - 1);
+    if (last < 0 || last >= parent->n_pes)
+        return -1;
+
+    int *members = xmalloc(routine, (size_t)size * sizeof(int));
+    for (int i = 0; i < size; i++)
+        members[i] = start + stride * i;
+    int my_pe = -1;
+    long d = (long)parent->my_pe - start;
+    if (stride == 0) {
+        if (d == 0)
+            my_pe = 0;
+    } else if (d % stride == 0 && d / stride >= 0 && d / stride < size) {
+        my_pe = (int)(d / stride);
+    }
+    *new_team = team_split(routine, parent, my_pe >= 0 ? 0 : MPI_UNDEFINED, members, size,
+                           my_pe, config, config_mask);
+    free(members);
+    return 0;
+}
+
+int shmpi_team_split_2d(const char *routine, shmem_team_t parent_team, int xrange,
+                        const shmem_team_config_t *xaxis_config, long xaxis_mask,
+                        shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
+                        long yaxis_mask, shmem_team_t *yaxis_team)
+{
+    shmpi_check_ready(routine);
+    if (!xaxis_team || !yaxis_team)
+        shmpi_abort(routine, "%s is NULL", !xaxis_team ? "xaxis_team" : "yaxis_team");
+    *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
+    if (parent_team == SHMEM_TEAM_INVALID)
+        return -1;
+    struct shmpi_team *parent = shmpi_team_get(routine, parent_team);
+    if (xrange < 1 || !config_ok(xaxis_config, xaxis_mask) ||
+        !config_ok(yaxis_config, yaxis_mask))
+        return -1;
+    int n = parent->n_pes, me = parent->my_pe;
+    if (xrange > n)
+        xrange = n; /* one row: the x-axis team is the whole parent */
+    /* Parent PE p sits at x = p % xrange, y = p / xrange; the x-axis team
+     * is its row (team PE = x), the y-axis team its column (team PE = y). */
+    int x = me % xrange, y = me / xrange;
+    int yrange = (n + xrange - 1) / xrange;
+    int *members = xmalloc(routine, (size_t)(xrange > yrange ? xrange : yrange) * sizeof(int));
+    int nx = 0;
+    for (int i = y * xrange; i < n && i < (y + 1) * xrange; i++)
+        members[nx++] = i;
+    *xaxis_team = team_split(routine, parent, y, members, nx, x, xaxis_config, xaxis_mask);
+    int ny = 0;
+    for (int i = x; i < n; i += xrange)
+        members[ny++] = i;
+    *yaxis_team = team_split(routine, parent, x, members, ny, y, yaxis_config, yaxis_mask);
+    free(members);
+    return 0;
+}
+
+/* ---- contexts ---------------------------------------------------------------------- */
+static void ctx_free(struct shmpi_ctx *ctx)
+{
+    shmpi_quiet(ctx);
+    ctx->magic = 0;
+    free(ctx);
+}
+
+int shmpi_ctx_create(const char *routine, shmem_team_t team_handle, long options,
+                     shmem_ctx_t *ctx_out)
+{
+    shmpi_check_ready(routine);
+    if (!ctx_out)
+        shmpi_abort(routine, "ctx is NULL");
+    *ctx_out = SHMEM_CTX_INVALID;
+    if (team_handle == SHMEM_TEAM_INVALID)
+        return -1;
+    struct shmpi_team *team = shmpi_team_get(routine, team_handle);
+    if (options & ~(SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE))
+        return -1;
+    struct shmpi_ctx *ctx = malloc(sizeof(*ctx));
+    if (!ctx)
+        return -1;
+    ctx->magic = SHMPI_CTX_MAGIC;
+    ctx->team = team;
+    ctx->options = options;
+    atomic_init(&ctx->mpi_pending, 0);
+    pthread_mutex_lock(&lists_lock);
+    /* A team configured with num_contexts offers that many, no more. */
+    if ((team->config_mask & SHMEM_TEAM_NUM_CONTEXTS) &&
+        team->n_contexts >= team->config.num_contexts) {
+        pthread_mutex_unlock(&lists_lock);
+        free(ctx);
+        return -1;
+    }
+    team->n_contexts++;
+    ctx->prev = NULL;
+    ctx->next = team->contexts;
+    if (team->contexts)
+        team->contexts->prev = ctx;
+    team->contexts = ctx;
+    pthread_mutex_unlock(&lists_lock);
+    *ctx_out = ctx;
+    return 0;
+}
+
+static void ctx_unlink(struct shmpi_ctx *ctx)
+{
+    struct shmpi_team *team = ctx->team;
+    if (ctx->prev)
+        ctx->prev->next = ctx->next;
+    else
+        team->contexts = ctx->next;
+    if (ctx->next)
+        ctx->next->prev = ctx->prev;
+    team->n_contexts--;
+}
+
+void shmpi_ctx_destroy(const char *routine, shmem_ctx_t handle)
+{
+    shmpi_check_ready(routine);
+    /* Destroying the default context or SHMEM_CTX_INVALID does nothing. */
+    if (handle == SHMEM_CTX_INVALID || handle == SHMEM_CTX_DEFAULT)
+        return;
+    struct shmpi_ctx *ctx = shmpi_ctx_get(routine, handle);
+    pthread_mutex_lock(&lists_lock);
+    ctx_unlink(ctx);
+    pthread_mutex_unlock(&lists_lock);
+    ctx_free(ctx);
+}
+
+int shmpi_ctx_team(const char *routine, shmem_ctx_t handle, shmem_team_t *team)
+{
+    shmpi_check_ready(routine);
+    if (!team)
+        shmpi_abort(routine, "team is NULL");
+    if (handle == SHMEM_CTX_INVALID) {
+        *team = SHMEM_TEAM_INVALID;
+        return -1;
+    }
+    *team = shmpi_team_handle(shmpi_ctx_get(routine, handle)->team);
+    return 0;
+}
+
+/* ---- destruction ------------------------------------------------------------------- */
+/* Frees a user team and the contexts still open on it (after a quiet). */
+static void team_free(struct shmpi_team *team)
+{
+    while (team->contexts) {
+        struct shmpi_ctx *ctx = team->contexts;
+        ctx_unlink(ctx);
+        ctx_free(ctx);
+    }
+    MPI_Comm_free(&team->comm);
+    free(team->world_pe);
+    free(team->by_world);
+    team->magic = 0;
+    free(team);
+}
+
+void shmpi_team_destroy(const char *routine, shmem_team_t handle)
+{
+    shmpi_check_ready(routine);
+    if (handle == SHMEM_TEAM_INVALID)
+        return;
+    if (handle == SHMEM_TEAM_WORLD || handle == SHMEM_TEAM_SHARED)
+        shmpi_abort(routine, "%s is predefined and cannot be destroyed",
+                    handle == SHMEM_TEAM_WORLD ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
+    struct shmpi_team *team = shmpi_team_get(routine, handle);
+    pthread_mutex_lock(&lists_lock);
+    if (team->n_contexts > 0 && shmpi_g.env.debug)
+        shmpi_warn(routine, "destroying a team with %d context(s) not destroyed; "
+                   "they are destroyed with it", team->n_contexts);
+    if (team->prev)
+        team->prev->next = team->next;
+    else
+        user_teams = team->next;
+    if (team->next)
+        team->next->prev = team->prev;
+    pthread_mutex_unlock(&lists_lock);
+    team_free(team);
+}
+
+void shmpi_teams_fini(void)
+{
+    /* What the program left: user teams (with their contexts), contexts
+     * on the predefined teams, the active-set communicators. */
+    while (user_teams) {
+        struct shmpi_team *team = user_teams;
+        user_teams = team->next;
+        team_free(team);
+    }
+    struct shmpi_team *predefined[] = {&shmpi_g.team_world, &shmpi_g.team_shared};
+    for (size_t t = 0; t < sizeof(predefined) / sizeof(predefined[0]); t++) {
+        while (predefined[t]->contexts) {
+            struct shmpi_ctx *ctx = predefined[t]->contexts;
+            ctx_unlink(ctx);
+            ctx_free(ctx);
+        }
+    }
+    shmpi_aset_fini();
+    MPI_Comm_free(&shmpi_g.team_world.comm);
+    MPI_Comm_free(&shmpi_g.team_shared.comm);
+    free(shmpi_g.team_shared.world_pe);
+    free(shmpi_g.team_shared.by_world);
+    shmpi_g.team_shared.world_pe = NULL;
+    shmpi_g.team_shared.by_world = NULL;
 }

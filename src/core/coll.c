@@ -1,0 +1,339 @@
+/*
+ * coll.c - collectives on MPI communicators (see coll.h).
+ *
+ * Each routine is one nonblocking MPI collective on the group's
+ * communicator, waited for by shmpi_wait_request: blocking MPI collectives
+ * spin inside MPI without yielding, which with more PEs than cores starves
+ * the PEs they wait for.  Counts are MPI-4 large counts where the MPI
+ * library has them, so no transfer is cut into pieces.
+ *
+ * MPI forbids a send buffer that overlaps the receive buffer; the spec
+ * allows some overlaps (a reduction in place, a collect whose source is
+ * its own slot of dest), which become MPI_IN_PLACE, and any other one is
+ * served from a private copy of the source.
+ */
+#include "coll.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if MPI_VERSION >= 4
+typedef MPI_Count count_t;
+typedef MPI_Aint displ_t;
+#define COUNT_MAX ((size_t)PTRDIFF_MAX)
+#define COLL_IBCAST MPI_Ibcast_c
+#define COLL_IALLGATHER MPI_Iallgather_c
+#define COLL_IALLGATHERV MPI_Iallgatherv_c
+#define COLL_IALLTOALL MPI_Ialltoall_c
+#define COLL_IALLREDUCE MPI_Iallreduce_c
+#else
+typedef int count_t;
+typedef int displ_t;
+#define COUNT_MAX ((size_t)INT_MAX)
+#define COLL_IBCAST MPI_Ibcast
+#define COLL_IALLGATHER MPI_Iallgather
+#define COLL_IALLGATHERV MPI_Iallgatherv
+#define COLL_IALLTOALL MPI_Ialltoall
+#define COLL_IALLREDUCE MPI_Iallreduce
+#endif
+
+static count_t count_of(const char *routine, size_t n)
+{
+    if (SHMPI_UNLIKELY(n > COUNT_MAX))
+        shmpi_abort(routine, "%zu elements are more than MPI can count (%zu)", n, COUNT_MAX);
+    return (count_t)n;
+}
+
+static void *xmalloc(const char *routine, size_t size)
+{
+    void *p = malloc(size ? size : 1);
+    if (!p)
+        shmpi_abort(routine, "out of memory (%zu bytes)", size);
+    return p;
+}
+
+static size_t mul(const char *routine, size_t a, size_t b)
+{
+    return shmpi_bytes(routine, a, b);
+}
+
+/* `src` itself, or a private copy if [src, src+src_len) overlaps
+ * [dst, dst+dst_len); *copy is what to free. */
+static const void *unaliased(const char *routine, const void *src, size_t src_len,
+                             const void *dst, size_t dst_len, void **copy)
+{
+    *copy = NULL;
+    uintptr_t s = (uintptr_t)src, d = (uintptr_t)dst;
+    if (src_len == 0 || dst_len == 0 || s + src_len <= d || d + dst_len <= s)
+        return src;
+    *copy = xmalloc(routine, src_len);
+    memcpy(*copy, src, src_len);
+    return *copy;
+}
+
+/* ---- groups -------------------------------------------------------------------------- */
+struct shmpi_group shmpi_team_group(const char *routine, shmem_team_t handle)
+{
+    shmpi_check_ready(routine);
+    struct shmpi_team *team = shmpi_team_get(routine, handle);
+    return (struct shmpi_group){team->comm, team->my_pe, team->n_pes};
+}
+
+/* Active-set communicators, by (start, log stride, size): a chained hash
+ * table, only ever grown, freed at finalize. */
+struct aset {
+    int start, log_stride, size;
+    MPI_Comm comm;
+    struct aset *next;
+};
+#define ASET_BUCKETS 256
+static struct aset *aset_table[ASET_BUCKETS];
+static pthread_mutex_t aset_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static unsigned aset_hash(int start, int log_stride, int size)
+{
+    unsigned h = (unsigned)start * 2654435761u;
+    h ^= (unsigned)log_stride * 40503u + (unsigned)size * 97u;
+    return (h ^ (h >> 16)) % ASET_BUCKETS;
+}
+
+struct shmpi_group shmpi_aset_group(const char *routine, int start, int log_stride, int size)
+{
+    shmpi_check_ready(routine);
+    int n = shmpi_g.n_pes, me = shmpi_g.my_pe;
+    if (start < 0 || start >= n || log_stride < 0 || log_stride > 30 || size < 1)
+        shmpi_abort(routine,
+                    "active set PE_start %d, logPE_stride %d, PE_size %d is not valid "
+                    "(%d PEs)",
+                    start, log_stride, size, n);
+    long stride = 1L << log_stride;
+    long last = start + stride * (size - 1);
+    if (last >= n)
+        shmpi_abort(routine,
+                    "active set PE_start %d, logPE_stride %d, PE_size %d reaches PE %ld, "
+                    "but there are %d PEs",
+                    start, log_stride, size, last, n);
+    long d = (long)me - start;
+    if (d < 0 || d % stride != 0 || d / stride >= size)
+        shmpi_abort(routine,
+                    "this PE is not in the active set PE_start %d, logPE_stride %d, "
+                    "PE_size %d",
+                    start, log_stride, size);
+    struct shmpi_group g = {MPI_COMM_NULL, (int)(d / stride), size};
+    if (size == n) { /* the whole world */
+        g.comm = shmpi_g.team_world.comm;
+        return g;
+    }
+    if (size == 1) {
+        g.comm = MPI_COMM_SELF;
+        return g;
+    }
+    unsigned h = aset_hash(start, log_stride, size);
+    pthread_mutex_lock(&aset_lock);
+    struct aset *a = aset_table[h];
+    while (a && (a->start != start || a->log_stride != log_stride || a->size != size))
+        a = a->next;
+    if (!a) {
+        MPI_Group world, members;
+        int range[1][3] = {{start, (int)last, (int)stride}};
+        MPI_Comm_group(shmpi_g.comm, &world);
+        MPI_Group_range_incl(world, 1, range, &members);
+        a = xmalloc(routine, sizeof(*a));
+        *a = (struct aset){start, log_stride, size, MPI_COMM_NULL, aset_table[h]};
+        /* Collective over the members only, which are the callers. */
+        MPI_Comm_create_group(shmpi_g.comm, members, (int)h, &a->comm);
+        MPI_Group_free(&members);
+        MPI_Group_free(&world);
+        aset_table[h] = a;
+    }
+    g.comm = a->comm;
+    pthread_mutex_unlock(&aset_lock);
+    return g;
+}
+
+void shmpi_aset_fini(void)
+{
+    for (int h = 0; h < ASET_BUCKETS; h++) {
+        while (aset_table[h]) {
+            struct aset *a = aset_table[h];
+            aset_table[h] = a->next;
+            MPI_Comm_free(&a->comm);
+            free(a);
+        }
+    }
+}
+
+/* ---- the collectives ------------------------------------------------------------- */
+int shmpi_coll_sync(struct shmpi_group g)
+{
+    shmpi_barrier_comm(g.comm);
+    return 0;
+}
+
+int shmpi_coll_broadcast(const char *routine, struct shmpi_group g, void *dest,
+                         const void *source, size_t nbytes, int root, bool root_dest)
+{
+    if (root < 0 || root >= g.n_pes)
+        shmpi_abort(routine, "PE_root %d is not a PE of the team (0 to %d)", root,
+                    g.n_pes - 1);
+    if (nbytes == 0)
+        return 0;
+    void *buf = dest;
+    if (g.my_pe == root) {
+        if (!root_dest)
+            buf = (void *)source; /* only read: it is the root's send buffer */
+        else if (dest != source)
+            memmove(dest, source, nbytes);
+    }
+    MPI_Request req;
+    COLL_IBCAST(buf, count_of(routine, nbytes), MPI_BYTE, root, g.comm, &req);
+    shmpi_wait_request(&req);
+    return 0;
+}
+
+int shmpi_coll_collect(const char *routine, struct shmpi_group g, void *dest, const void *source,
+                       size_t nbytes)
+{
+    int n = g.n_pes;
+    uint64_t mine = nbytes;
+    uint64_t *sizes = xmalloc(routine, (size_t)n * sizeof(uint64_t));
+    MPI_Request req;
+    MPI_Iallgather(&mine, 1, MPI_UINT64_T, sizes, 1, MPI_UINT64_T, g.comm, &req);
+    shmpi_wait_request(&req);
+    count_t *counts = xmalloc(routine, (size_t)n * sizeof(count_t));
+    displ_t *displs = xmalloc(routine, (size_t)n * sizeof(displ_t));
+    size_t total = 0, my_displ = 0;
+    for (int i = 0; i < n; i++) {
+        counts[i] = count_of(routine, sizes[i]);
+        displs[i] = (displ_t)count_of(routine, total);
+        if (i == g.my_pe)
+            my_displ = total;
+        if (__builtin_add_overflow(total, (size_t)sizes[i], &total))
+            shmpi_abort(routine, "the collected data is larger than the address space");
+    }
+    count_of(routine, total);
+    if (total > 0) {
+        void *copy = NULL;
+        const void *send;
+        if (source == (char *)dest + my_displ)
+            send = MPI_IN_PLACE;
+        else
+            send = unaliased(routine, source, nbytes, dest, total, &copy);
+        COLL_IALLGATHERV(send, counts[g.my_pe], MPI_BYTE, dest, counts, displs, MPI_BYTE,
+                         g.comm, &req);
+        shmpi_wait_request(&req);
+        free(copy);
+    }
+    free(sizes);
+    free(counts);
+    free(displs);
+    return 0;
+}
+
+int shmpi_coll_fcollect(const char *routine, struct shmpi_group g, void *dest,
+                        const void *source, size_t nbytes)
+{
+    if (nbytes == 0)
+        return 0;
+    size_t total = mul(routine, nbytes, (size_t)g.n_pes);
+    void *copy = NULL;
+    const void *send;
+    if (source == (char *)dest + nbytes * (size_t)g.my_pe)
+        send = MPI_IN_PLACE;
+    else
+        send = unaliased(routine, source, nbytes, dest, total, &copy);
+    count_t count = count_of(routine, nbytes);
+    MPI_Request req;
+    COLL_IALLGATHER(send, count, MPI_BYTE, dest, count, MPI_BYTE, g.comm, &req);
+    shmpi_wait_request(&req);
+    free(copy);
+    return 0;
+}
+
+int shmpi_coll_alltoall(const char *routine, struct shmpi_group g, void *dest,
+                        const void *source, size_t nbytes)
+{
+    if (nbytes == 0)
+        return 0;
+    size_t total = mul(routine, nbytes, (size_t)g.n_pes);
+    void *copy = NULL;
+    const void *send = unaliased(routine, source, total, dest, total, &copy);
+    count_t count = count_of(routine, nbytes);
+    MPI_Request req;
+    COLL_IALLTOALL(send, count, MPI_BYTE, dest, count, MPI_BYTE, g.comm, &req);
+    shmpi_wait_request(&req);
+    free(copy);
+    return 0;
+}
+
+/* Bytes from the first to the end of the last of `n` elements `stride` apart. */
+static size_t strided_extent(const char *routine, size_t n, size_t stride, size_t elem_size)
+{
+    return mul(routine, mul(routine, n - 1, stride) + 1, elem_size);
+}
+
+/* One block of an alltoalls: nelems elements `stride` elements apart,
+ * with an extent of nelems * stride elements so block j starts there. */
+static MPI_Datatype strided_block(const char *routine, size_t nelems, ptrdiff_t stride,
+                                  size_t elem_size, MPI_Datatype elem)
+{
+    MPI_Datatype vec, block;
+    MPI_Aint step = (MPI_Aint)mul(routine, (size_t)stride, elem_size);
+    MPI_Type_create_hvector((int)nelems, 1, step, elem, &vec);
+    MPI_Type_create_resized(vec, 0, (MPI_Aint)mul(routine, nelems, (size_t)step), &block);
+    MPI_Type_commit(&block);
+    MPI_Type_free(&vec);
+    return block;
+}
+
+int shmpi_coll_alltoalls(const char *routine, struct shmpi_group g, void *dest,
+                         const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                         size_t elem_size)
+{
+    if (dst < 1 || sst < 1)
+        shmpi_abort(routine, "strides dst %td and sst %td must be at least 1", dst, sst);
+    if (nelems == 0)
+        return 0;
+    if (dst == 1 && sst == 1)
+        return shmpi_coll_alltoall(routine, g, dest, source, mul(routine, nelems, elem_size));
+    if (nelems > INT_MAX || elem_size > INT_MAX)
+        shmpi_abort(routine, "%zu elements of %zu bytes are more than MPI can describe",
+                    nelems, elem_size);
+    size_t all = mul(routine, nelems, (size_t)g.n_pes);
+    size_t src_len = strided_extent(routine, all, (size_t)sst, elem_size);
+    size_t dst_len = strided_extent(routine, all, (size_t)dst, elem_size);
+    void *copy = NULL;
+    const void *send = unaliased(routine, source, src_len, dest, dst_len, &copy);
+    MPI_Datatype elem;
+    MPI_Type_contiguous((int)elem_size, MPI_BYTE, &elem);
+    MPI_Datatype send_type = strided_block(routine, nelems, sst, elem_size, elem);
+    MPI_Datatype recv_type = strided_block(routine, nelems, dst, elem_size, elem);
+    MPI_Request req;
+    MPI_Ialltoall(send, 1, send_type, dest, 1, recv_type, g.comm, &req);
+    shmpi_wait_request(&req);
+    MPI_Type_free(&send_type);
+    MPI_Type_free(&recv_type);
+    MPI_Type_free(&elem);
+    free(copy);
+    return 0;
+}
+
+int shmpi_coll_reduce(const char *routine, struct shmpi_group g, void *dest, const void *source,
+                      size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op)
+{
+    if (nelems == 0)
+        return 0;
+    size_t nbytes = mul(routine, nelems, elem_size);
+    void *copy = NULL;
+    const void *send;
+    if (source == dest)
+        send = MPI_IN_PLACE;
+    else
+        send = unaliased(routine, source, nbytes, dest, nbytes, &copy);
+    MPI_Request req;
+    COLL_IALLREDUCE(send, dest, count_of(routine, nelems), type, op, g.comm, &req);
+    shmpi_wait_request(&req);
+    free(copy);
+    return 0;
+}

@@ -1,0 +1,97 @@
+/*
+ * coll.h - the collective core (coll.c): every team collective and every
+ * deprecated active-set collective of the API is one call here.
+ *
+ * A collective runs over a group: the communicator of a team, or the
+ * cached communicator of an active set.  Each is a nonblocking MPI
+ * collective completed by shmpi_wait_request (polls and yields, so RMA
+ * aimed at this PE progresses and oversubscribed PEs are not starved).
+ * Buffers are the caller's local addresses (MPI needs no symmetric ones).
+ */
+#ifndef SHMPI_COLL_H
+#define SHMPI_COLL_H
+
+#include "shmpi.h"
+
+#include <limits.h>
+
+/* The PEs a collective runs over. */
+struct shmpi_group {
+    MPI_Comm comm;  /* rank == PE number in the team or active set */
+    int my_pe;
+    int n_pes;
+};
+
+/* The group of a team handle; SHMEM_TEAM_INVALID is an error. */
+struct shmpi_group shmpi_team_group(const char *routine, shmem_team_t team);
+/* The group of an active set (PE_start, 2^logPE_stride, PE_size); the
+ * caller must be a member.  The communicator is made on first use by the
+ * members only (MPI_Comm_create_group) and cached until finalize. */
+struct shmpi_group shmpi_aset_group(const char *routine, int PE_start, int logPE_stride,
+                                    int PE_size);
+/* Frees the cached active-set communicators (shmpi_teams_fini). */
+void shmpi_aset_fini(void);
+
+/* Barrier without quiet (team_sync, sync); returns 0. */
+int shmpi_coll_sync(struct shmpi_group g);
+/* Broadcast nbytes from source on `root` to dest on the others; on the
+ * root too when `root_dest` (1.5 team routines), not for the deprecated
+ * active-set ones. */
+int shmpi_coll_broadcast(const char *routine, struct shmpi_group g, void *dest,
+                         const void *source, size_t nbytes, int root, bool root_dest);
+/* Concatenation of every PE's source in PE order; nbytes may differ. */
+int shmpi_coll_collect(const char *routine, struct shmpi_group g, void *dest, const void *source,
+                       size_t nbytes);
+/* The same with nbytes equal everywhere. */
+int shmpi_coll_fcollect(const char *routine, struct shmpi_group g, void *dest,
+                        const void *source, size_t nbytes);
+/* Block j of source (nbytes each) goes to PE j, into block `my_pe` of dest. */
+int shmpi_coll_alltoall(const char *routine, struct shmpi_group g, void *dest,
+                        const void *source, size_t nbytes);
+/* Strided: element k of the block for PE j is source[(j*nelems + k)*sst],
+ * landing in dest[(i*nelems + k)*dst] on PE j (strides in elements). */
+int shmpi_coll_alltoalls(const char *routine, struct shmpi_group g, void *dest,
+                         const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                         size_t elem_size);
+/* Element-wise reduction of nelems elements into dest on every PE;
+ * dest == source is in place, any other overlap is handled too. */
+int shmpi_coll_reduce(const char *routine, struct shmpi_group g, void *dest, const void *source,
+                      size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op);
+
+/* ---- MPI datatype and operator of each reduction TYPENAME / OPNAME ---------------- */
+#define SHMPI_MPI_TYPE_char (CHAR_MIN < 0 ? MPI_SIGNED_CHAR : MPI_UNSIGNED_CHAR)
+#define SHMPI_MPI_TYPE_schar MPI_SIGNED_CHAR
+#define SHMPI_MPI_TYPE_short MPI_SHORT
+#define SHMPI_MPI_TYPE_int MPI_INT
+#define SHMPI_MPI_TYPE_long MPI_LONG
+#define SHMPI_MPI_TYPE_longlong MPI_LONG_LONG
+#define SHMPI_MPI_TYPE_ptrdiff (sizeof(ptrdiff_t) == 8 ? MPI_INT64_T : MPI_INT32_T)
+#define SHMPI_MPI_TYPE_uchar MPI_UNSIGNED_CHAR
+#define SHMPI_MPI_TYPE_ushort MPI_UNSIGNED_SHORT
+#define SHMPI_MPI_TYPE_uint MPI_UNSIGNED
+#define SHMPI_MPI_TYPE_ulong MPI_UNSIGNED_LONG
+#define SHMPI_MPI_TYPE_ulonglong MPI_UNSIGNED_LONG_LONG
+#define SHMPI_MPI_TYPE_int8 MPI_INT8_T
+#define SHMPI_MPI_TYPE_int16 MPI_INT16_T
+#define SHMPI_MPI_TYPE_int32 MPI_INT32_T
+#define SHMPI_MPI_TYPE_int64 MPI_INT64_T
+#define SHMPI_MPI_TYPE_uint8 MPI_UINT8_T
+#define SHMPI_MPI_TYPE_uint16 MPI_UINT16_T
+#define SHMPI_MPI_TYPE_uint32 MPI_UINT32_T
+#define SHMPI_MPI_TYPE_uint64 MPI_UINT64_T
+#define SHMPI_MPI_TYPE_size (sizeof(size_t) == 8 ? MPI_UINT64_T : MPI_UINT32_T)
+#define SHMPI_MPI_TYPE_float MPI_FLOAT
+#define SHMPI_MPI_TYPE_double MPI_DOUBLE
+#define SHMPI_MPI_TYPE_longdouble MPI_LONG_DOUBLE
+#define SHMPI_MPI_TYPE_complexd MPI_C_DOUBLE_COMPLEX
+#define SHMPI_MPI_TYPE_complexf MPI_C_FLOAT_COMPLEX
+
+#define SHMPI_MPI_OP_and MPI_BAND
+#define SHMPI_MPI_OP_or MPI_BOR
+#define SHMPI_MPI_OP_xor MPI_BXOR
+#define SHMPI_MPI_OP_max MPI_MAX
+#define SHMPI_MPI_OP_min MPI_MIN
+#define SHMPI_MPI_OP_sum MPI_SUM
+#define SHMPI_MPI_OP_prod MPI_PROD
+
+#endif /* SHMPI_COLL_H */
