@@ -11,7 +11,8 @@
  * so 0, the spec's initial value, is a free lock.  Every update is an AMO
  * on the whole 64-bit word (src/core/amo.c keeps them atomic):
  *   set_lock:   my ticket = high half of fetch_add(word, 1 << 32); then wait
- *               until the low half equals it;
+ *               until the low half equals it, looking less often the more
+ *               PEs are ahead;
  *   test_lock:  if the halves are equal (free, no one waiting),
  *               compare_swap(old, old + (1 << 32)) takes the next ticket;
  *   clear_lock: quiet, then low half + 1 by compare_swap, so that a low
@@ -44,11 +45,22 @@ void shmem_set_lock(long *lock)
     shmpi_check_ready(__func__);
     uint32_t ticket = HIGH(lock_amo(__func__, SHMPI_AMO_ADD, lock, TICKET, 0));
     unsigned spins = 0;
-    while (LOW(lock_amo(__func__, SHMPI_AMO_FETCH, lock, 0, 0)) != ticket)
-        shmpi_backoff(&spins);
+    for (;;) {
+        uint32_t ahead = ticket - LOW(lock_amo(__func__, SHMPI_AMO_FETCH, lock, 0, 0));
+        if (ahead == 0)
+            break;
+        /* Look again after about as many turns as PEs are ahead: fewer
+         * remote reads compete with the holder's operations on PE 0. */
+        for (uint32_t k = 0; k < ahead && k < 64; k++)
+            shmpi_backoff(&spins);
+    }
     /* What the previous holder stored is visible to this one. */
     atomic_thread_fence(memory_order_acquire);
 }
+
+/* Failed test_lock calls in a row by this thread: callers retry in a
+ * loop, so each failure is one turn of a waiting loop (shmpi_backoff). */
+static _Thread_local unsigned test_failures;
 
 int shmem_test_lock(long *lock)
 {
@@ -56,10 +68,11 @@ int shmem_test_lock(long *lock)
     uint64_t old = lock_amo(__func__, SHMPI_AMO_FETCH, lock, 0, 0);
     if (HIGH(old) == LOW(old) &&
         lock_amo(__func__, SHMPI_AMO_CSWAP, lock, old + TICKET, old) == old) {
+        test_failures = 0;
         atomic_thread_fence(memory_order_acquire);
         return 0;
     }
-    shmpi_progress(); /* callers retry in a loop: keep MPI moving */
+    shmpi_backoff(&test_failures);
     return 1;
 }
 
