@@ -140,11 +140,17 @@ void shmpi_check_cmp(const char *routine, int cmp);
 /* ---- collectives used by the runtime itself ------------------------------------ */
 /* Barrier over `comm` that drives RMA progress and yields while it waits. */
 void shmpi_barrier_comm(MPI_Comm comm);
-/* shmem_barrier_all: quiet, then barrier over all PEs. */
+/* Barrier over all PEs (shared memory within a node); no quiet. */
+void shmpi_sync_world(void);
+/* shmem_barrier_all: quiet, then shmpi_sync_world. */
 void shmpi_barrier_all(void);
 
 /* ---- heap ------------------------------------------------------------------------------------ */
 #include "heap_alloc.h"
+/* The first block of every heap belongs to shmpi (node barrier state); it
+ * is allocated first, so it sits at offset 0 on every PE, and the heap is
+ * this much larger than SHMEM_SYMMETRIC_SIZE. */
+#define SHMPI_HEAP_RESERVED 4096
 /* Collective allocation from the symmetric heap (barrier at the end);
  * NULL on every PE if it does not fit.  `zero` clears the block. */
 void *shmpi_malloc(const char *routine, size_t size, size_t align, bool zero);
