@@ -119,15 +119,21 @@ void shmpi_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *sou
                size_t nbytes, int pe, enum shmpi_completion completion);
 void shmpi_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
                size_t nbytes, int pe, enum shmpi_completion completion);
-/* Strided: element i goes from source[i*sst] to dest[i*dst] (strides in
- * elements of elem_size bytes). */
+/* Strided: nblocks blocks of bsize elements (elem_size bytes each); block
+ * k goes from source + k*sst elements to dest + k*dst elements.  iput and
+ * iget pass bsize 1. */
 void shmpi_iput(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
-                ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size, int pe);
+                ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size,
+                int pe);
 void shmpi_iget(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
-                ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size, int pe);
+                ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size,
+                int pe);
 /* Completes every operation of the context (quiet); fence only orders
  * them, which shmpi does by completing them. */
 void shmpi_quiet(struct shmpi_ctx *ctx);
+/* Completes the context's operations to the listed PEs (team-relative). */
+void shmpi_pe_quiet(const char *routine, struct shmpi_ctx *ctx, const int *target_pes,
+                    size_t npes);
 /* Completes the operations of every context (barrier_all, finalize). */
 void shmpi_quiet_all(void);
 /* nelems * elem_size, aborting naming `routine` if it overflows. */
