@@ -94,6 +94,13 @@ typedef struct {
     int num_contexts;
 } shmem_team_config_t;
 
+/* OpenSHMEM 1.6 communication sessions. */
+#define SHMEM_CTX_SESSION_TOTAL_OPS (1L << 0)
+#define SHMEM_CTX_SESSION_BATCH (1L << 0)
+typedef struct {
+    size_t total_ops;
+} shmem_ctx_session_config_t;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -109,6 +116,8 @@ int shmem_n_pes(void);
 int shmem_pe_accessible(int pe);
 int shmem_addr_accessible(const void *addr, int pe);
 void *shmem_ptr(const void *dest, int pe);
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
+void shmem_query_initialized(int *initialized);
 void shmem_info_get_version(int *major, int *minor);
 void shmem_info_get_name(char *name);
 void shmem_pcontrol(int level, ...);
@@ -147,6 +156,9 @@ int shmem_ctx_create(long options, shmem_ctx_t *ctx);
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
 void shmem_ctx_destroy(shmem_ctx_t ctx);
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
+void shmem_ctx_session_start(shmem_ctx_t ctx, long options,
+                             const shmem_ctx_session_config_t *config, long config_mask);
+void shmem_ctx_session_stop(shmem_ctx_t ctx);
 
 /* ---- RMA ------------------------------------------------------------------------------ */
 #define SHMPI_DECL_RMA(N, T)                                                                  \
@@ -174,6 +186,22 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
                                  int pe);
 SHMPI_RMA_TYPES(SHMPI_DECL_RMA)
 #undef SHMPI_DECL_RMA
+
+/* OpenSHMEM 1.6: blocked strided put/get (nblocks blocks of bsize elements). */
+#define SHMPI_DECL_RMA_BLOCKED(NAME, T)                                                       \
+    void shmem_##NAME(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,   \
+                      size_t nblocks, int pe);                                                \
+    void shmem_ctx_##NAME(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst,           \
+                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+#define SHMPI_DECL_RMA_BLOCKED_TYPED(N, T)                                                    \
+    SHMPI_DECL_RMA_BLOCKED(N##_ibput, T) SHMPI_DECL_RMA_BLOCKED(N##_ibget, T)
+#define SHMPI_DECL_RMA_BLOCKED_SIZED(B)                                                       \
+    SHMPI_DECL_RMA_BLOCKED(ibput##B, void) SHMPI_DECL_RMA_BLOCKED(ibget##B, void)
+SHMPI_RMA_TYPES(SHMPI_DECL_RMA_BLOCKED_TYPED)
+SHMPI_RMA_SIZES(SHMPI_DECL_RMA_BLOCKED_SIZED)
+#undef SHMPI_DECL_RMA_BLOCKED_TYPED
+#undef SHMPI_DECL_RMA_BLOCKED_SIZED
+#undef SHMPI_DECL_RMA_BLOCKED
 
 #define SHMPI_DECL_RMA_SIZED(S, B)                                                            \
     void shmem_##S##B(void *dest, const void *source, size_t nelems, int pe);                 \
@@ -289,6 +317,8 @@ void shmem_fence(void);
 void shmem_ctx_fence(shmem_ctx_t ctx);
 void shmem_quiet(void);
 void shmem_ctx_quiet(shmem_ctx_t ctx);
+void shmem_pe_quiet(const int *target_pes, size_t npes);
+void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes);
 void shmem_set_lock(long *lock);
 int shmem_test_lock(long *lock);
 void shmem_clear_lock(long *lock);

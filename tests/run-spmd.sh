@@ -14,11 +14,17 @@ case "$prog" in
 *@*) args=$(echo "${prog#*@}" | tr ',' ' '); prog=${prog%%@*} ;;
 esac
 limit=${SHMPI_TEST_TIMEOUT:-180}
+# SHMPI_TEST_MAX_NP skips larger runs (exit 77 = skipped), e.g. under valgrind.
+if [ -n "$SHMPI_TEST_MAX_NP" ] && [ "$np" -gt "$SHMPI_TEST_MAX_NP" ]; then
+    echo "skipped: $np PEs > SHMPI_TEST_MAX_NP=$SHMPI_TEST_MAX_NP"; exit 77
+fi
+# SHMPI_TEST_WRAPPER runs each PE under a tool (valgrind).
+wrapper=${SHMPI_TEST_WRAPPER:-}
 [ -x "$prog" ] || { echo "run-spmd: no program $prog"; exit 99; }
 if [ -n "$SHMPI_TEST_LAUNCHER" ]; then
-    set -- $SHMPI_TEST_LAUNCHER "$np" "$prog" $args
+    set -- $SHMPI_TEST_LAUNCHER "$np" $wrapper "$prog" $args
 else
-    set -- "${MPIEXEC:-mpiexec}" -n "$np" "$prog" $args
+    set -- "${MPIEXEC:-mpiexec}" -n "$np" $wrapper "$prog" $args
 fi
 echo "running: $* (timeout ${limit}s)"
 if [ -n "$TIMEOUT" ] || command -v timeout >/dev/null 2>&1; then

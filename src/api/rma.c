@@ -73,26 +73,43 @@
     void shmem_ctx_##N##_iput(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst,       \
                               ptrdiff_t sst, size_t nelems, int pe)                           \
     {                                                                                         \
-        shmpi_iput(__func__, ctx, dest, source, dst, sst, nelems, sizeof(T), pe);             \
+        shmpi_iput(__func__, ctx, dest, source, dst, sst, 1, nelems, sizeof(T), pe);             \
     }                                                                                         \
     void shmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,             \
                           size_t nelems, int pe)                                              \
     {                                                                                         \
-        shmpi_iput(__func__, SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(T),    \
+        shmpi_iput(__func__, SHMEM_CTX_DEFAULT, dest, source, dst, sst, 1, nelems, sizeof(T), \
                    pe);                                                                       \
     }                                                                                         \
     void shmem_ctx_##N##_iget(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst,       \
                               ptrdiff_t sst, size_t nelems, int pe)                           \
     {                                                                                         \
-        shmpi_iget(__func__, ctx, dest, source, dst, sst, nelems, sizeof(T), pe);             \
+        shmpi_iget(__func__, ctx, dest, source, dst, sst, 1, nelems, sizeof(T), pe);             \
     }                                                                                         \
     void shmem_##N##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,             \
                           size_t nelems, int pe)                                              \
     {                                                                                         \
-        shmpi_iget(__func__, SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, sizeof(T),    \
+        shmpi_iget(__func__, SHMEM_CTX_DEFAULT, dest, source, dst, sst, 1, nelems, sizeof(T), \
                    pe);                                                                       \
     }
 SHMPI_RMA_TYPES(DEFINE_RMA_TYPED)
+
+/* OpenSHMEM 1.6 blocked strided transfers: nblocks blocks of bsize elements. */
+#define DEFINE_RMA_BLOCKED(NAME, T, ELEM, CORE)                                               \
+    void shmem_ctx_##NAME(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst,           \
+                          ptrdiff_t sst, size_t bsize, size_t nblocks, int pe)                \
+    {                                                                                         \
+        CORE(__func__, ctx, dest, source, dst, sst, bsize, nblocks, ELEM, pe);                \
+    }                                                                                         \
+    void shmem_##NAME(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,   \
+                      size_t nblocks, int pe)                                                 \
+    {                                                                                         \
+        CORE(__func__, SHMEM_CTX_DEFAULT, dest, source, dst, sst, bsize, nblocks, ELEM, pe);  \
+    }
+#define DEFINE_RMA_BLOCKED_TYPED(N, T)                                                        \
+    DEFINE_RMA_BLOCKED(N##_ibput, T, sizeof(T), shmpi_iput)                                   \
+    DEFINE_RMA_BLOCKED(N##_ibget, T, sizeof(T), shmpi_iget)
+SHMPI_RMA_TYPES(DEFINE_RMA_BLOCKED_TYPED)
 
 /* Sized and mem forms: putBITS moves elements of BITS/8 bytes, putmem bytes. */
 #define DEFINE_RMA_CONTIG(NAME, ELEM, CORE, COMPLETION)                                       \
@@ -111,12 +128,12 @@ SHMPI_RMA_TYPES(DEFINE_RMA_TYPED)
     void shmem_ctx_##NAME(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst,     \
                           ptrdiff_t sst, size_t nelems, int pe)                               \
     {                                                                                         \
-        CORE(__func__, ctx, dest, source, dst, sst, nelems, ELEM, pe);                        \
+        CORE(__func__, ctx, dest, source, dst, sst, 1, nelems, ELEM, pe);                     \
     }                                                                                         \
     void shmem_##NAME(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,           \
                       size_t nelems, int pe)                                                  \
     {                                                                                         \
-        CORE(__func__, SHMEM_CTX_DEFAULT, dest, source, dst, sst, nelems, ELEM, pe);          \
+        CORE(__func__, SHMEM_CTX_DEFAULT, dest, source, dst, sst, 1, nelems, ELEM, pe);       \
     }
 #define DEFINE_RMA_SIZED(BITS)                                                                \
     DEFINE_RMA_CONTIG(put##BITS, BITS / 8, shmpi_put, SHMPI_BLOCKING)                         \
@@ -126,6 +143,10 @@ SHMPI_RMA_TYPES(DEFINE_RMA_TYPED)
     DEFINE_RMA_STRIDED(iput##BITS, BITS / 8, shmpi_iput)                                      \
     DEFINE_RMA_STRIDED(iget##BITS, BITS / 8, shmpi_iget)
 SHMPI_RMA_SIZES(DEFINE_RMA_SIZED)
+#define DEFINE_RMA_BLOCKED_SIZED(BITS)                                                        \
+    DEFINE_RMA_BLOCKED(ibput##BITS, void, BITS / 8, shmpi_iput)                               \
+    DEFINE_RMA_BLOCKED(ibget##BITS, void, BITS / 8, shmpi_iget)
+SHMPI_RMA_SIZES(DEFINE_RMA_BLOCKED_SIZED)
 DEFINE_RMA_CONTIG(putmem, 1, shmpi_put, SHMPI_BLOCKING)
 DEFINE_RMA_CONTIG(getmem, 1, shmpi_get, SHMPI_BLOCKING)
 DEFINE_RMA_CONTIG(putmem_nbi, 1, shmpi_put, SHMPI_NBI)

@@ -93,6 +93,21 @@ void *shmem_ptr(const void *dest, int pe)
     return shmpi_g.seg[s].peer_ptr[pe] + ((const char *)dest - shmpi_g.seg[s].base);
 }
 
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
+{
+    shmpi_check_ready(__func__);
+    struct shmpi_team *t = shmpi_team_get(__func__, team);
+    if (pe < 0 || pe >= t->n_pes)
+        return NULL;
+    return shmem_ptr(dest, t->world_pe ? t->world_pe[pe] : pe);
+}
+
+void shmem_query_initialized(int *initialized)
+{
+    if (initialized)
+        *initialized = atomic_load(&shmpi_g.init_state) == SHMPI_STATE_READY;
+}
+
 void shmem_info_get_version(int *major, int *minor)
 {
     if (major)

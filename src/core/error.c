@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 static void vreport(const char *kind, const char *routine, const char *fmt, va_list ap)
 {
@@ -28,8 +29,14 @@ void shmpi_abort(const char *routine, const char *fmt, ...)
     int mpi_up = 0, mpi_down = 0;
     MPI_Initialized(&mpi_up);
     MPI_Finalized(&mpi_down);
-    if (mpi_up && !mpi_down)
+    if (mpi_up && !mpi_down) {
+        /* The launcher forwards our stderr asynchronously and stops reading
+         * it once the abort tears the job down: give the message time to
+         * get out first. */
+        struct timespec pause = {0, 200 * 1000 * 1000};
+        nanosleep(&pause, NULL);
         MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     exit(1);
 }
 

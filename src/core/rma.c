@@ -80,81 +80,89 @@ void shmpi_get(const char *routine, shmem_ctx_t handle, void *dest, const void *
         shmpi_mark_pending(ctx);
 }
 
-/* ---- strided -------------------------------------------------------------------------- */
+/* ---- strided: blocks of elements at a stride ------------------------------------
+ * iput/iget move single elements, ibput/ibget (1.6) blocks of bsize
+ * elements; both are "nblocks blocks of `block` bytes, the k-th at
+ * base + k * stride * elem_size" on each side. */
 struct strided_side {
-    char *first;       /* address of element 0 */
+    char *first;       /* address of block 0 */
     char *lowest;      /* lowest byte touched */
-    size_t extent;     /* bytes from lowest to the end of the highest element */
-    ptrdiff_t step;    /* bytes between consecutive elements */
+    size_t extent;     /* bytes from lowest to the end of the highest block */
+    ptrdiff_t step;    /* bytes between consecutive blocks */
 };
 
 static struct strided_side strided_side(const char *routine, const char *what, const void *base,
-                                        ptrdiff_t stride, size_t nelems, size_t elem_size)
+                                        ptrdiff_t stride, size_t nblocks, size_t elem_size,
+                                        size_t block)
 {
-    struct strided_side side = {(char *)base, (char *)base, elem_size, 0};
+    struct strided_side side = {(char *)base, (char *)base, block, 0};
     ptrdiff_t step, span;
-    if (SHMPI_UNLIKELY(nelems > PTRDIFF_MAX ||
+    if (SHMPI_UNLIKELY(nblocks > PTRDIFF_MAX ||
                        __builtin_mul_overflow(stride, (ptrdiff_t)elem_size, &step) ||
-                       __builtin_mul_overflow(step, (ptrdiff_t)(nelems - 1), &span)))
-        shmpi_abort(routine, "%s stride %td over %zu elements of %zu bytes overflows", what,
-                    stride, nelems, elem_size);
+                       __builtin_mul_overflow(step, (ptrdiff_t)(nblocks - 1), &span) ||
+                       (size_t)(span < 0 ? -span : span) > SIZE_MAX - block))
+        shmpi_abort(routine, "%s stride %td over %zu blocks of %zu bytes overflows", what,
+                    stride, nblocks, block);
     side.step = step;
     if (span < 0)
         side.lowest = (char *)base + span;
-    side.extent = (size_t)(span < 0 ? -span : span) + elem_size;
+    side.extent = (size_t)(span < 0 ? -span : span) + block;
     return side;
 }
 
 static void strided_copy(const struct strided_side *to, const struct strided_side *from,
-                         size_t nelems, size_t elem_size)
+                         size_t nblocks, size_t block)
 {
-    for (size_t i = 0; i < nelems; i++)
+    for (size_t i = 0; i < nblocks; i++)
         memmove(to->first + (ptrdiff_t)i * to->step, from->first + (ptrdiff_t)i * from->step,
-                elem_size);
+                block);
 }
 
 /* A vector datatype for one side of a strided transfer. */
-static MPI_Datatype strided_type(const struct strided_side *side, size_t nelems,
-                                 MPI_Datatype elem)
+static MPI_Datatype strided_type(const struct strided_side *side, size_t nblocks,
+                                 MPI_Datatype block)
 {
     MPI_Datatype type;
-    MPI_Type_create_hvector((int)nelems, 1, side->step, elem, &type);
+    MPI_Type_create_hvector((int)nblocks, 1, side->step, block, &type);
     MPI_Type_commit(&type);
     return type;
 }
 
 static void strided(const char *routine, shmem_ctx_t handle, bool is_put, void *dest,
-                    const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-                    size_t elem_size, int pe)
+                    const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                    size_t nblocks, size_t elem_size, int pe)
 {
     shmpi_check_ready(routine);
     struct shmpi_ctx *ctx = shmpi_ctx_of(routine, handle);
     int world_pe = shmpi_team_world_pe(routine, ctx->team, pe);
-    if (nelems == 0)
+    if (nblocks == 0 || bsize == 0)
         return;
-    struct strided_side to = strided_side(routine, "dst", dest, dst, nelems, elem_size);
-    struct strided_side from = strided_side(routine, "sst", source, sst, nelems, elem_size);
+    size_t block = shmpi_bytes(routine, bsize, elem_size);
+    struct strided_side to = strided_side(routine, "dst", dest, dst, nblocks, elem_size, block);
+    struct strided_side from =
+        strided_side(routine, "sst", source, sst, nblocks, elem_size, block);
     struct strided_side *remote = is_put ? &to : &from;
     struct shmpi_target t =
         shmpi_symm_target(routine, remote->lowest, remote->extent, world_pe);
     if (t.local) {
         remote->first = t.local + (remote->first - remote->lowest);
-        strided_copy(&to, &from, nelems, elem_size);
+        strided_copy(&to, &from, nblocks, block);
         return;
     }
-    /* Elements that land on one target address (stride 0) would be an MPI
+    /* Blocks that land on one target address (stride 0) would be an MPI
      * overlap; sequentially only the last one survives, so send just it. */
     if (is_put && dst == 0) {
-        from.first += (ptrdiff_t)(nelems - 1) * from.step;
-        nelems = 1;
+        from.first += (ptrdiff_t)(nblocks - 1) * from.step;
+        nblocks = 1;
     }
-    if (nelems > INT_MAX)
-        shmpi_abort(routine, "nelems %zu is more than MPI can describe (%d)", nelems, INT_MAX);
+    if (nblocks > INT_MAX || block > INT_MAX)
+        shmpi_abort(routine, "%zu blocks of %zu bytes are more than MPI can describe (%d)",
+                    nblocks, block, INT_MAX);
     MPI_Aint target_disp = t.disp + (remote->first - remote->lowest);
-    MPI_Datatype elem;
-    MPI_Type_contiguous((int)elem_size, MPI_BYTE, &elem);
-    MPI_Datatype to_type = strided_type(&to, nelems, elem);
-    MPI_Datatype from_type = strided_type(&from, nelems, elem);
+    MPI_Datatype block_type;
+    MPI_Type_contiguous((int)block, MPI_BYTE, &block_type);
+    MPI_Datatype to_type = strided_type(&to, nblocks, block_type);
+    MPI_Datatype from_type = strided_type(&from, nblocks, block_type);
     if (is_put) {
         MPI_Put(from.first, 1, from_type, world_pe, target_disp, 1, to_type, shmpi_g.win);
         shmpi_mark_pending(ctx);
@@ -165,19 +173,21 @@ static void strided(const char *routine, shmem_ctx_t handle, bool is_put, void *
     }
     MPI_Type_free(&to_type);
     MPI_Type_free(&from_type);
-    MPI_Type_free(&elem);
+    MPI_Type_free(&block_type);
 }
 
 void shmpi_iput(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
-                ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size, int pe)
+                ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size,
+                int pe)
 {
-    strided(routine, ctx, true, dest, source, dst, sst, nelems, elem_size, pe);
+    strided(routine, ctx, true, dest, source, dst, sst, bsize, nblocks, elem_size, pe);
 }
 
 void shmpi_iget(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
-                ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size, int pe)
+                ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size,
+                int pe)
 {
-    strided(routine, ctx, false, dest, source, dst, sst, nelems, elem_size, pe);
+    strided(routine, ctx, false, dest, source, dst, sst, bsize, nblocks, elem_size, pe);
 }
 
 /* ---- completion ------------------------------------------------------------------------ */
@@ -197,4 +207,15 @@ void shmpi_quiet_all(void)
         atomic_store(&shmpi_g.ctx_default.mpi_pending, 0);
         MPI_Win_flush_all(shmpi_g.win);
     }
+}
+
+void shmpi_pe_quiet(const char *routine, struct shmpi_ctx *ctx, const int *target_pes,
+                    size_t npes)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    if (!atomic_load_explicit(&ctx->mpi_pending, memory_order_acquire))
+        return;
+    /* Only the listed PEs: the context stays marked for a later quiet. */
+    for (size_t i = 0; i < npes; i++)
+        MPI_Win_flush(shmpi_team_world_pe(routine, ctx->team, target_pes[i]), shmpi_g.win);
 }

@@ -16,6 +16,7 @@ void shmpi_segments_fini(void);
 void shmpi_teams_init(void);
 void shmpi_teams_fini(void);
 void shmpi_heap_setup(void);
+void shmpi_barrier_fini(void);
 
 static int mpi_level_of(int shmem_level)
 {
@@ -105,6 +106,7 @@ void shmpi_finalize(void)
         return; /* finalize without init, or twice: nothing to do */
     shmpi_barrier_all();
     shmpi_teams_fini();
+    shmpi_barrier_fini();
     shmpi_segments_fini();
     shmpi_heap_destroy(&shmpi_g.heap);
     MPI_Comm_free(&shmpi_g.comm);

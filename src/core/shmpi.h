@@ -155,15 +155,21 @@ void shmpi_put(const char *routine, shmem_ctx_t ctx, void *dest, const void *sou
                size_t nbytes, int pe, enum shmpi_completion completion);
 void shmpi_get(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
                size_t nbytes, int pe, enum shmpi_completion completion);
-/* Strided: element i goes from source[i*sst] to dest[i*dst] (strides in
- * elements of elem_size bytes). */
+/* Strided: nblocks blocks of bsize elements (elem_size bytes each); block
+ * k goes from source + k*sst elements to dest + k*dst elements.  iput and
+ * iget pass bsize 1. */
 void shmpi_iput(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
-                ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size, int pe);
+                ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size,
+                int pe);
 void shmpi_iget(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
-                ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem_size, int pe);
+                ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, size_t elem_size,
+                int pe);
 /* Completes every operation of the context (quiet); fence only orders
  * them, which shmpi does by completing them. */
 void shmpi_quiet(struct shmpi_ctx *ctx);
+/* Completes the context's operations to the listed PEs (team-relative). */
+void shmpi_pe_quiet(const char *routine, struct shmpi_ctx *ctx, const int *target_pes,
+                    size_t npes);
 /* Completes the operations of every context (barrier_all, finalize). */
 void shmpi_quiet_all(void);
 /* nelems * elem_size, aborting naming `routine` if it overflows. */
@@ -176,11 +182,17 @@ void shmpi_check_cmp(const char *routine, int cmp);
 /* ---- collectives used by the runtime itself ------------------------------------ */
 /* Barrier over `comm` that drives RMA progress and yields while it waits. */
 void shmpi_barrier_comm(MPI_Comm comm);
-/* shmem_barrier_all: quiet, then barrier over all PEs. */
+/* Barrier over all PEs (shared memory within a node); no quiet. */
+void shmpi_sync_world(void);
+/* shmem_barrier_all: quiet, then shmpi_sync_world. */
 void shmpi_barrier_all(void);
 
 /* ---- heap ------------------------------------------------------------------------------------ */
 #include "heap_alloc.h"
+/* The first block of every heap belongs to shmpi (node barrier state); it
+ * is allocated first, so it sits at offset 0 on every PE, and the heap is
+ * this much larger than SHMEM_SYMMETRIC_SIZE. */
+#define SHMPI_HEAP_RESERVED 4096
 /* Collective allocation from the symmetric heap (barrier at the end);
  * NULL on every PE if it does not fit.  `zero` clears the block. */
 void *shmpi_malloc(const char *routine, size_t size, size_t align, bool zero);

@@ -205,7 +205,8 @@ void shmpi_segments_init(void)
     setup_data_segment();
     shmpi_g.seg[SHMPI_SEG_DATA].peer_ptr[shmpi_g.my_pe] = shmpi_g.seg[SHMPI_SEG_DATA].base;
 
-    size_t heap_size = round_up(shmpi_g.env.symmetric_size, (uintptr_t)shmpi_g.page_size);
+    size_t heap_size = round_up(shmpi_g.env.symmetric_size + SHMPI_HEAP_RESERVED,
+                                (uintptr_t)shmpi_g.page_size);
     if (shmpi_g.env.mpi_only)
         setup_private_heap(heap_size);
     else

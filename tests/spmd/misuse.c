@@ -3,6 +3,7 @@
  * checks that the job ends with a non-zero status and a message that names
  * the routine and the bad value.  Each case must never return normally.
  */
+#include <signal.h>
 #include <string.h>
 
 #include "testlib.h"
@@ -48,6 +49,23 @@ int main(int argc, char **argv)
         /* the others wait in a barrier; the job must still end */
         shmem_barrier_all();
         shmem_long_wait_until(&static_word, SHMEM_CMP_EQ, 12345);
+    } else if (strncmp(what, "die-", 4) == 0) {
+        /* The last PE dies (die-segv, die-exit) while the others wait in a
+         * barrier (die-*-barrier), a wait_until, a lock or a collective. */
+        shmem_barrier_all();
+        if (shmem_my_pe() == n - 1) {
+            if (strstr(what, "segv"))
+                raise(SIGSEGV);
+            exit(3);
+        }
+        if (strstr(what, "barrier"))
+            shmem_barrier_all();
+        else if (strstr(what, "lock")) {
+            static long lock;
+            shmem_set_lock(&lock);
+            shmem_long_wait_until(&static_word, SHMEM_CMP_EQ, 12345);
+        } else
+            shmem_long_wait_until(&static_word, SHMEM_CMP_EQ, 12345);
     } else if (strcmp(what, "init-only") == 0) {
         /* used with a bad environment: init must already have failed */
     }
