@@ -68,10 +68,15 @@
         long double: shmem_longdouble_##OP##_reduce
 #define SHMPI_GENERIC_REDUCE_MINMAX(OP, dest)                                              \
     _Generic(*(dest), SHMPI_GENERIC_REDUCE_MINMAX_ASSOC(OP))
+#ifndef __STDC_NO_COMPLEX__
 #define SHMPI_GENERIC_REDUCE_ARITH(OP, dest)                                               \
     _Generic(*(dest), SHMPI_GENERIC_REDUCE_MINMAX_ASSOC(OP),                               \
         double _Complex: shmem_complexd_##OP##_reduce,                                     \
         float _Complex: shmem_complexf_##OP##_reduce)
+#else
+#define SHMPI_GENERIC_REDUCE_ARITH(OP, dest)                                               \
+    _Generic(*(dest), SHMPI_GENERIC_REDUCE_MINMAX_ASSOC(OP))
+#endif
 
 #define shmem_and_reduce(team, dest, ...)                                                  \
     SHMPI_GENERIC_REDUCE_BITWISE(and, dest)(team, dest, __VA_ARGS__)

@@ -15,8 +15,7 @@ void shmem_barrier_all(void)
 
 void shmem_sync_all(void)
 {
-    shmpi_check_ready(__func__);
-    shmpi_barrier_comm(shmpi_g.team_world.comm);
+    shmpi_coll_sync(shmpi_team_group(__func__, SHMEM_TEAM_WORLD));
 }
 
 int shmem_team_sync(shmem_team_t team)

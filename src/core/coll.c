@@ -58,6 +58,15 @@ static size_t mul(const char *routine, size_t a, size_t b)
     return shmpi_bytes(routine, a, b);
 }
 
+/* Under SHMEM_DEBUG the buffers must be symmetric, as the spec requires
+ * (MPI itself would take any local buffer). */
+static void debug_symm(const char *routine, const void *addr, size_t len)
+{
+    if (SHMPI_UNLIKELY(shmpi_g.env.debug) && len > 0 && addr != MPI_IN_PLACE &&
+        shmpi_symm_segment(addr, len) < 0)
+        shmpi_symm_fail(routine, addr, len, shmpi_g.my_pe);
+}
+
 /* `src` itself, or a private copy if [src, src+src_len) overlaps
  * [dst, dst+dst_len); *copy is what to free. */
 static const void *unaliased(const char *routine, const void *src, size_t src_len,
@@ -167,6 +176,8 @@ void shmpi_aset_fini(void)
 /* ---- the collectives ------------------------------------------------------------- */
 int shmpi_coll_sync(struct shmpi_group g)
 {
+    /* Stores made before (also into peers' memory) are visible after. */
+    atomic_thread_fence(memory_order_seq_cst);
     shmpi_barrier_comm(g.comm);
     return 0;
 }
@@ -179,6 +190,9 @@ int shmpi_coll_broadcast(const char *routine, struct shmpi_group g, void *dest,
                     g.n_pes - 1);
     if (nbytes == 0)
         return 0;
+    debug_symm(routine, dest, nbytes);
+    if (g.my_pe == root)
+        debug_symm(routine, source, nbytes);
     void *buf = dest;
     if (g.my_pe == root) {
         if (!root_dest)
@@ -213,6 +227,8 @@ int shmpi_coll_collect(const char *routine, struct shmpi_group g, void *dest, co
             shmpi_abort(routine, "the collected data is larger than the address space");
     }
     count_of(routine, total);
+    debug_symm(routine, source, nbytes);
+    debug_symm(routine, dest, total);
     if (total > 0) {
         void *copy = NULL;
         const void *send;
@@ -237,6 +253,8 @@ int shmpi_coll_fcollect(const char *routine, struct shmpi_group g, void *dest,
     if (nbytes == 0)
         return 0;
     size_t total = mul(routine, nbytes, (size_t)g.n_pes);
+    debug_symm(routine, source, nbytes);
+    debug_symm(routine, dest, total);
     void *copy = NULL;
     const void *send;
     if (source == (char *)dest + nbytes * (size_t)g.my_pe)
@@ -257,6 +275,8 @@ int shmpi_coll_alltoall(const char *routine, struct shmpi_group g, void *dest,
     if (nbytes == 0)
         return 0;
     size_t total = mul(routine, nbytes, (size_t)g.n_pes);
+    debug_symm(routine, source, total);
+    debug_symm(routine, dest, total);
     void *copy = NULL;
     const void *send = unaliased(routine, source, total, dest, total, &copy);
     count_t count = count_of(routine, nbytes);
@@ -303,6 +323,8 @@ int shmpi_coll_alltoalls(const char *routine, struct shmpi_group g, void *dest,
     size_t all = mul(routine, nelems, (size_t)g.n_pes);
     size_t src_len = strided_extent(routine, all, (size_t)sst, elem_size);
     size_t dst_len = strided_extent(routine, all, (size_t)dst, elem_size);
+    debug_symm(routine, source, src_len);
+    debug_symm(routine, dest, dst_len);
     void *copy = NULL;
     const void *send = unaliased(routine, source, src_len, dest, dst_len, &copy);
     MPI_Datatype elem;
@@ -325,6 +347,8 @@ int shmpi_coll_reduce(const char *routine, struct shmpi_group g, void *dest, con
     if (nelems == 0)
         return 0;
     size_t nbytes = mul(routine, nelems, elem_size);
+    debug_symm(routine, source, nbytes);
+    debug_symm(routine, dest, nbytes);
     void *copy = NULL;
     const void *send;
     if (source == dest)
