@@ -15,8 +15,11 @@
 #   -q           quick: shorter timed runs (-t 3 -r 5), for checking the programs
 # Environment: MPIEXEC (default mpiexec), BENCH_TIMEOUT seconds per program
 # run (default 240).  Output: OUTDIR/bench_<prog>-np<N>-<mode>.txt, all.txt
-# (everything, in order), machine.txt, rma-np<N>-<mode>_{put,get,...}.dat.
+# (everything, in order), machine.txt, rma-np<N>-<mode>_{put,get,...}.dat,
+# report.md (machine, commands, target verdicts and every table, in Markdown:
+# the body of benchmarks/RESULTS.md).
 set -u
+orig_args="$*"
 
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(dirname "$here")
@@ -83,6 +86,22 @@ cat "$outdir/machine.txt" > "$all"
 
 start=$(date +%s)
 status=0
+report=$outdir/report.md
+{
+    echo "## Machine and run"
+    echo
+    echo '```'
+    cat "$outdir/machine.txt"
+    echo '```'
+    echo
+    echo "Command: \`benchmarks/run.sh $orig_args\` (build dir $builddir); each program run was:"
+    echo
+} > "$report"
+verdicts=$outdir/verdicts.txt
+: > "$verdicts"
+tables=$outdir/tables.md
+: > "$tables"
+
 for np in $nps; do
     for mode in $modes; do
         case $mode in
@@ -114,11 +133,37 @@ for np in $nps; do
                 cat "$out"
             } >> "$all"
             grep -E 'PASS|MISS' "$out" | sed "s/^/   np$np $mode: /"
+            echo "    $cmd" >> "$report"
+            grep -E 'PASS|MISS|n/a' "$out" | sed "s/^# */| np$np | $mode | /; s/  */ /g" |
+                sed 's/ \([0-9.]*[a-z]*\) (target <= \([^)]*\)) \(PASS\|MISS\)$/ | \1 | <= \2 | \3 |/' >> "$verdicts"
+            {
+                echo "### bench_$prog, $np PEs, $mode ($((t1 - t0)) s)"
+                echo
+                echo '```'
+                cat "$out"
+                echo '```'
+                echo
+            } >> "$tables"
         done
     done
 done
 echo "run.sh: benchmarks took $(( $(date +%s) - start )) s; load now: $(cat /proc/loadavg)" |
     tee -a "$all"
+{
+    echo
+    echo "Total $(( $(date +%s) - start )) s; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
+    echo
+    echo "## Target verdicts"
+    echo
+    echo "| PEs | mode | target | measured | target | verdict |"
+    echo "|---|---|---|---|---|---|"
+    cat "$verdicts"
+    echo
+    echo "## Tables"
+    echo
+    cat "$tables"
+} >> "$report"
+rm -f "$verdicts" "$tables"
 
 if command -v gnuplot >/dev/null 2>&1 && [ -f "$outdir/rma-np2-default_put.dat" ]; then
     gnuplot -e "datadir='$outdir'; out='$png'" "$here/plot_bw.gp" &&
