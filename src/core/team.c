@@ -4,12 +4,13 @@
  * resolution.
  *
  * Every team owns an MPI communicator whose rank is the team PE; team
- * collectives are MPI collectives on it (coll.c).  A split is
- * MPI_Comm_split over the parent (non-members pass MPI_UNDEFINED and get
- * SHMEM_TEAM_INVALID).  Each team keeps its team PE -> world PE table and a
- * world PE -> team PE index (computed for arithmetic progressions, binary
- * search otherwise), so shmem_team_translate_pe is O(1) or O(log n) and
- * RMA on a team context needs no MPI call to translate.
+ * collectives are MPI collectives on it (coll.c).  A split computes the
+ * members from its arguments on every PE of the parent, so the members
+ * alone make the new communicator (see "team communicators" below) and
+ * the others just get SHMEM_TEAM_INVALID.  Each team keeps its team PE ->
+ * world PE table and a world PE -> team PE index (computed for arithmetic
+ * progressions, binary search otherwise), so shmem_team_translate_pe is
+ * O(1) or O(log n) and RMA on a team context needs no MPI call.
  *
  * User teams and contexts are kept on lists so that shmem_finalize frees
  * whatever the program did not destroy; creating and destroying teams in a
@@ -20,6 +21,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 MPI_Comm shmpi_node_comm(void);
 
@@ -233,35 +235,141 @@ static bool config_ok(const shmem_team_config_t *config, long mask)
     return true;
 }
 
-/* Collective over `parent`: the new team holds parent PEs members[0..n-1]
- * in that order (team PE i is parent PE members[i]); `color` names it
- * among the teams created by this call, MPI_UNDEFINED where the caller is
- * in none.  Returns the handle, SHMEM_TEAM_INVALID for non-members. */
-static shmem_team_t team_split(const char *routine, struct shmpi_team *parent, int color,
+/* ---- team communicators ------------------------------------------------------------
+ * A new team's communicator is made by its members only: nobody else
+ * takes part, and every way MPI has to make a communicator over a subset
+ * of PEs (MPI_Comm_split, MPI_Comm_create_group) blocks spinning inside
+ * MPI, which with more PEs than cores costs tens of milliseconds per
+ * team.  MPI_Comm_idup does not block, so the first communicator made for
+ * a list of PEs (world PEs in team order) is kept as a template, and
+ * every later team of the same PEs is an MPI_Comm_idup of it.  A template
+ * exists on all members of its list or on none: it is added only when
+ * all of them agree (they all have room), and dropped only at finalize. */
+#define TEMPLATE_MAX 64
+#define TEMPLATE_BUCKETS 64
+struct team_template {
+    uint64_t hash;
+    int n;
+    int *world;               /* [n] world PEs in team order */
+    MPI_Comm comm;
+    struct team_template *next;
+};
+static struct team_template *templates[TEMPLATE_BUCKETS];
+static int n_templates;
+static pthread_mutex_t templates_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t pes_hash(const int *world, int n)
+{
+    uint64_t h = 14695981039346656037ull ^ (uint64_t)n;
+    for (int i = 0; i < n; i++)
+        h = (h ^ (uint32_t)world[i]) * 1099511628211ull;
+    return h;
+}
+
+static MPI_Comm template_find(uint64_t h, const int *world, int n)
+{
+    MPI_Comm comm = MPI_COMM_NULL;
+    pthread_mutex_lock(&templates_lock);
+    for (struct team_template *t = templates[h % TEMPLATE_BUCKETS]; t; t = t->next)
+        if (t->hash == h && t->n == n && memcmp(t->world, world, (size_t)n * sizeof(int)) == 0) {
+            comm = t->comm;
+            break;
+        }
+    pthread_mutex_unlock(&templates_lock);
+    return comm;
+}
+
+static void templates_fini(void)
+{
+    for (int b = 0; b < TEMPLATE_BUCKETS; b++) {
+        while (templates[b]) {
+            struct team_template *t = templates[b];
+            templates[b] = t->next;
+            MPI_Comm_free(&t->comm);
+            free(t->world);
+            free(t);
+        }
+    }
+    n_templates = 0;
+}
+
+static MPI_Comm comm_idup(MPI_Comm comm)
+{
+    MPI_Comm dup;
+    MPI_Request req;
+    MPI_Comm_idup(comm, &dup, &req);
+    shmpi_wait_request(&req);
+    return dup;
+}
+
+/* Called by the members only: a communicator whose rank i is parent PE
+ * members[i] (world PE world[i]). */
+static MPI_Comm team_comm(const char *routine, struct shmpi_team *parent, const int *members,
+                          const int *world, int n)
+{
+    bool whole_parent = n == parent->n_pes;
+    for (int i = 0; whole_parent && i < n; i++)
+        whole_parent = members[i] == i;
+    if (whole_parent)
+        return comm_idup(parent->comm);
+    uint64_t h = pes_hash(world, n);
+    MPI_Comm template = template_find(h, world, n);
+    if (template != MPI_COMM_NULL)
+        return comm_idup(template);
+
+    MPI_Group parent_group, group;
+    MPI_Comm comm;
+    MPI_Comm_group(parent->comm, &parent_group);
+    MPI_Group_incl(parent_group, n, members, &group);
+    MPI_Comm_create_group(parent->comm, group, (int)(h % 32000), &comm);
+    MPI_Group_free(&group);
+    MPI_Group_free(&parent_group);
+
+    /* Keep it as the template if every member has room. */
+    pthread_mutex_lock(&templates_lock);
+    int room = n_templates < TEMPLATE_MAX, all_room = 0;
+    pthread_mutex_unlock(&templates_lock);
+    MPI_Request req;
+    MPI_Iallreduce(&room, &all_room, 1, MPI_INT, MPI_MIN, comm, &req);
+    shmpi_wait_request(&req);
+    if (!all_room)
+        return comm;
+    struct team_template *t = xmalloc(routine, sizeof(*t));
+    t->hash = h;
+    t->n = n;
+    t->world = xmalloc(routine, (size_t)n * sizeof(int));
+    memcpy(t->world, world, (size_t)n * sizeof(int));
+    t->comm = comm;
+    pthread_mutex_lock(&templates_lock);
+    t->next = templates[h % TEMPLATE_BUCKETS];
+    templates[h % TEMPLATE_BUCKETS] = t;
+    n_templates++;
+    pthread_mutex_unlock(&templates_lock);
+    return comm_idup(comm);
+}
+
+/* Collective over `parent` (non-members return at once): the new team
+ * holds parent PEs members[0..n-1] in that order (team PE i is parent PE
+ * members[i]); my_pe is the caller's team PE, -1 if it is not a member.
+ * Returns the handle, SHMEM_TEAM_INVALID for non-members. */
+static shmem_team_t team_split(const char *routine, struct shmpi_team *parent,
                                const int *members, int n, int my_pe,
                                const shmem_team_config_t *config, long mask)
 {
-    /* MPI_Comm_split blocks spinning inside MPI; meeting first in a
-     * barrier that yields keeps oversubscribed PEs from starving the
-     * ones the split waits for. */
-    shmpi_barrier_comm(parent->comm);
-    MPI_Comm comm;
-    MPI_Comm_split(parent->comm, color, my_pe, &comm);
-    if (color == MPI_UNDEFINED)
+    if (my_pe < 0)
         return SHMEM_TEAM_INVALID;
-
     struct shmpi_team *team = xmalloc(routine, sizeof(*team));
     team->magic = SHMPI_TEAM_MAGIC;
-    team->comm = comm;
-    MPI_Comm_rank(comm, &team->my_pe);
-    MPI_Comm_size(comm, &team->n_pes);
-    if (team->n_pes != n || team->my_pe != my_pe)
-        shmpi_abort(routine, "internal error: split gave rank %d of %d, expected %d of %d",
-                    team->my_pe, team->n_pes, my_pe, n);
     team->world_pe = xmalloc(routine, (size_t)n * sizeof(int));
     for (int i = 0; i < n; i++)
         team->world_pe[i] =
             parent->world_pe ? parent->world_pe[members[i]] : members[i];
+    team->comm = team_comm(routine, parent, members, team->world_pe, n);
+    MPI_Comm_rank(team->comm, &team->my_pe);
+    MPI_Comm_size(team->comm, &team->n_pes);
+    if (team->n_pes != n || team->my_pe != my_pe)
+        shmpi_abort(routine, "internal error: new team rank %d of %d, expected %d of %d",
+                    team->my_pe, team->n_pes, my_pe, n);
     team_index(routine, team);
     team->config.num_contexts =
         (mask & SHMEM_TEAM_NUM_CONTEXTS) ? config->num_contexts : 0;
@@ -310,8 +418,7 @@ int shmpi_team_split_strided(const char *routine, shmem_team_t parent_team, int 
     } else if (d % stride == 0 && d / stride >= 0 && d / stride < size) {
         my_pe = (int)(d / stride);
     }
-    *new_team = team_split(routine, parent, my_pe >= 0 ? 0 : MPI_UNDEFINED, members, size,
-                           my_pe, config, config_mask);
+    *new_team = team_split(routine, parent, members, size, my_pe, config, config_mask);
     free(members);
     return 0;
 }
@@ -342,11 +449,11 @@ int shmpi_team_split_2d(const char *routine, shmem_team_t parent_team, int xrang
     int nx = 0;
     for (int i = y * xrange; i < n && i < (y + 1) * xrange; i++)
         members[nx++] = i;
-    *xaxis_team = team_split(routine, parent, y, members, nx, x, xaxis_config, xaxis_mask);
+    *xaxis_team = team_split(routine, parent, members, nx, x, xaxis_config, xaxis_mask);
     int ny = 0;
     for (int i = x; i < n; i += xrange)
         members[ny++] = i;
-    *yaxis_team = team_split(routine, parent, x, members, ny, y, yaxis_config, yaxis_mask);
+    *yaxis_team = team_split(routine, parent, members, ny, y, yaxis_config, yaxis_mask);
     free(members);
     return 0;
 }
@@ -492,6 +599,7 @@ void shmpi_teams_fini(void)
         }
     }
     shmpi_aset_fini();
+    templates_fini();
     MPI_Comm_free(&shmpi_g.team_world.comm);
     MPI_Comm_free(&shmpi_g.team_shared.comm);
     free(shmpi_g.team_shared.world_pe);

@@ -1,7 +1,9 @@
 /* Creating and destroying teams and contexts thousands of times leaks
  * nothing: MPICH has about 2048 communicator context ids per process, so a
  * leaked communicator per team would fail long before the end.  Every
- * team is used (sync, a reduction, a context) before it is destroyed. */
+ * team is used (sync, a reduction, a context) before it is destroyed.
+ * An argument sets the number of rounds. */
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "testlib.h"
@@ -10,10 +12,8 @@ int main(int argc, char **argv)
 {
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
-    /* More rounds than MPICH has context ids (2048) where that is quick;
-     * MPI_Comm_split spins inside MPI, so with more PEs than cores each
-     * split takes tens of milliseconds and those runs do fewer. */
-    int rounds = argc > 1 ? atoi(argv[1]) : (n <= 2 ? 3000 : n <= 4 ? 400 : 100);
+    /* More rounds than MPICH has context ids (2048). */
+    int rounds = argc > 1 ? atoi(argv[1]) : (n <= 4 ? 3000 : 2200);
     static int src, dst;
     for (int r = 0; r < rounds; r++) {
         shmem_team_t team;
@@ -45,6 +45,31 @@ int main(int argc, char **argv)
             shmem_team_destroy(y);
         }
     }
+    /* Many different PE lists, each twice: more lists than shmpi keeps
+     * communicator templates for (64), so later ones are made and freed
+     * each time.  Every PE computes the same list of triplets. */
+    int made = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int size = 2; size <= n && made < 2 * 100; size++)
+            for (int stride = -(n - 1); stride <= n - 1; stride++)
+                for (int start = 0; start < n && stride != 0; start++) {
+                    int last = start + stride * (size - 1);
+                    if (last < 0 || last >= n || made >= (pass + 1) * 100)
+                        continue;
+                    shmem_team_t team;
+                    CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, start, stride, size, NULL, 0,
+                                                   &team) == 0,
+                          "split %d %d %d", start, stride, size);
+                    int d = me - start;
+                    bool member = d % stride == 0 && d / stride >= 0 && d / stride < size;
+                    CHECK((team != SHMEM_TEAM_INVALID) == member, "membership");
+                    if (member) {
+                        CHECK(shmem_team_my_pe(team) == d / stride, "team PE");
+                        shmem_team_sync(team);
+                        shmem_team_destroy(team);
+                    }
+                    made++;
+                }
     /* Teams left for shmem_finalize to free. */
     shmem_team_t left, x, y;
     shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, n, NULL, 0, &left);
