@@ -66,6 +66,12 @@ int main(int argc, char **argv)
             shmem_long_wait_until(&static_word, SHMEM_CMP_EQ, 12345);
         } else
             shmem_long_wait_until(&static_word, SHMEM_CMP_EQ, 12345);
+    } else if (strcmp(what, "heap-full") == 0) {
+        /* Not misuse: NULL on every PE (and, under SHMEM_DEBUG, an
+         * explanation); the program goes on and ends normally. */
+        void *p = shmem_malloc((size_t)1 << 40);
+        shmem_finalize();
+        return p == NULL ? 0 : 98;
     } else if (strcmp(what, "init-only") == 0) {
         /* used with a bad environment: init must already have failed */
     }
