@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "testlib.h"
 
@@ -47,9 +48,17 @@ static void finish_phase(long phase)
     shmem_barrier_all();
 }
 
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 static void run(struct words *w, const char *place, long rounds, long *all_received,
                 long phase)
 {
+    double start = seconds();
     int me = shmem_my_pe(), n = shmem_n_pes();
     long *received = malloc(sizeof(long) * (size_t)rounds);
     CHECK(received, "malloc");
@@ -111,6 +120,9 @@ static void run(struct words *w, const char *place, long rounds, long *all_recei
             seen[v] = 1;
         }
         free(seen);
+        printf("%s words: %ld rounds on %d PEs in %.2f s\n", place, rounds, n,
+               seconds() - start);
+        fflush(stdout);
         uint64_t want = 0;
         if (rounds % 2)
             for (int pe = 0; pe < n && pe < 64; pe++)
