@@ -14,6 +14,11 @@
  *
  * Names that take an optional leading shmem_ctx_t (ctx-overload in the
  * spec) choose the shmem_ctx_ routine when called with one argument more.
+ *
+ * Because the selections expand the SHMPI_*_TYPES tables, a generic name
+ * cannot be used inside an expansion of the same table macro (the C
+ * preprocessor does not expand a macro within itself); programs have no
+ * reason to use those internal tables anyway.
  */
 #ifndef SHMPI_GENERICS_AMO_H
 #define SHMPI_GENERICS_AMO_H
