@@ -28,6 +28,7 @@ enum {
     VAR_INFO,
     VAR_MPI_ONLY,
     VAR_PSEUDO_NODE_SIZE,
+    VAR_PROGRESS_THREAD,
 };
 
 static const struct env_var env_table[] = {
@@ -43,6 +44,9 @@ static const struct env_var env_table[] = {
      "any value but 0: send every operation through MPI, no node-local shared memory"},
     [VAR_PSEUDO_NODE_SIZE] = {"SHMPI_PSEUDO_NODE_SIZE", NULL, ENV_COUNT, "0",
      "N > 0: treat each group of N consecutive PEs of a node as a node of its own (testing)"},
+    [VAR_PROGRESS_THREAD] = {"SHMPI_PROGRESS_THREAD", NULL, ENV_COUNT, "0",
+     "N > 0: a thread drives MPI progress every N microseconds, so MPI operations aimed at a "
+     "PE that computes complete anyway (costs those wake-ups; needs MPI_THREAD_MULTIPLE)"},
 };
 #define N_ENV_VARS (sizeof(env_table) / sizeof(env_table[0]))
 
@@ -93,6 +97,15 @@ void shmpi_env_read(void)
                     ">= 0)",
                     value);
     env->pseudo_node_size = (int)count;
+
+    count = 0;
+    value = env_lookup(&env_table[VAR_PROGRESS_THREAD]);
+    if (value && (shmpi_parse_count(value, &count) || count > 1000000))
+        shmpi_abort("shmem_init",
+                    "SHMPI_PROGRESS_THREAD=\"%s\" is not a valid interval (expected microseconds "
+                    "from 0 to 1000000; 0 = no progress thread)",
+                    value);
+    env->progress_interval_us = count;
 }
 
 void shmpi_env_print_info(void)

@@ -9,7 +9,9 @@
  */
 #include "shmpi.h"
 
+#include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <time.h>
 
 /* Turns of pure polling before yielding, and before short sleeps. */
@@ -49,4 +51,58 @@ void shmpi_wait_request(MPI_Request *req)
         if (++spins >= SPINS_BEFORE_YIELD)
             sched_yield();
     }
+}
+
+/* ---- the progress thread ---------------------------------------------------------------
+ * With MPICH ch4 a PE that computes outside MPI delays every MPI operation
+ * aimed at it.  SHMPI_PROGRESS_THREAD=N starts a thread that enters MPI
+ * every N microseconds (MPI_Iprobe on its own communicator), bounding that
+ * delay by about N us at the cost of N-us wake-ups.  It needs
+ * MPI_THREAD_MULTIPLE, which shmpi then asks MPI for. */
+static pthread_t progress_thread;
+static atomic_bool progress_stop;
+static bool progress_running;
+static MPI_Comm progress_comm = MPI_COMM_NULL;
+
+static void *progress_loop(void *arg)
+{
+    (void)arg;
+    struct timespec pause = {0, shmpi_g.env.progress_interval_us * 1000};
+    while (!atomic_load_explicit(&progress_stop, memory_order_relaxed)) {
+        int flag;
+        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, progress_comm, &flag, MPI_STATUS_IGNORE);
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
+void shmpi_progress_thread_start(void)
+{
+    if (shmpi_g.env.progress_interval_us <= 0)
+        return;
+    int level;
+    MPI_Query_thread(&level);
+    if (level != MPI_THREAD_MULTIPLE) {
+        if (shmpi_g.my_pe == 0)
+            shmpi_warn("shmem_init",
+                       "SHMPI_PROGRESS_THREAD ignored: MPI was initialized without "
+                       "MPI_THREAD_MULTIPLE (call MPI_Init_thread with it, or let shmem_init "
+                       "start MPI)");
+        return;
+    }
+    MPI_Comm_dup(shmpi_g.comm, &progress_comm);
+    atomic_store(&progress_stop, false);
+    if (pthread_create(&progress_thread, NULL, progress_loop, NULL) != 0)
+        shmpi_abort("shmem_init", "cannot start the progress thread");
+    progress_running = true;
+}
+
+void shmpi_progress_thread_stop(void)
+{
+    if (!progress_running)
+        return;
+    atomic_store(&progress_stop, true);
+    pthread_join(progress_thread, NULL);
+    progress_running = false;
+    MPI_Comm_free(&progress_comm);
 }

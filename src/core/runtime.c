@@ -73,7 +73,10 @@ int shmpi_init(const char *routine, int requested)
     if (mpi_down)
         shmpi_abort(routine, "MPI was already finalized; call shmem_init before MPI_Finalize");
     if (!mpi_up) {
-        MPI_Init_thread(NULL, NULL, mpi_level_of(requested), &mpi_provided);
+        /* The progress thread calls MPI concurrently with the program. */
+        const char *progress = getenv("SHMPI_PROGRESS_THREAD");
+        int level = progress && strcmp(progress, "0") != 0 ? SHMEM_THREAD_MULTIPLE : requested;
+        MPI_Init_thread(NULL, NULL, mpi_level_of(level), &mpi_provided);
         shmpi_g.mpi_started_here = true;
     } else {
         MPI_Query_thread(&mpi_provided);
@@ -94,6 +97,7 @@ int shmpi_init(const char *routine, int requested)
     shmpi_amo_init();
     shmpi_teams_init();
     print_banner();
+    shmpi_progress_thread_start();
     atomic_store(&shmpi_g.init_state, SHMPI_STATE_READY);
     shmpi_barrier_comm(shmpi_g.comm);
     return shmpi_g.thread_level;
@@ -105,6 +109,7 @@ void shmpi_finalize(void)
     if (state != SHMPI_STATE_READY)
         return; /* finalize without init, or twice: nothing to do */
     shmpi_barrier_all();
+    shmpi_progress_thread_stop();
     shmpi_teams_fini();
     shmpi_barrier_fini();
     shmpi_segments_fini();

@@ -39,6 +39,8 @@ struct shmpi_env {
     bool info;             /* SHMEM_INFO */
     bool mpi_only;         /* SHMPI_MPI_ONLY: no node-local shared-memory path */
     int pseudo_node_size;  /* SHMPI_PSEUDO_NODE_SIZE: split nodes into groups of N PEs */
+    long progress_interval_us; /* SHMPI_PROGRESS_THREAD: 0 = off, else the polling
+                                  interval of shmpi's progress thread */
 };
 #include "parse.h"
 /* Reads all variables into shmpi_g.env; a bad value is a clear error. */
@@ -84,6 +86,10 @@ void shmpi_progress(void);
 void shmpi_backoff(unsigned *spins);
 /* Waits for an MPI request the same way (progress + yield). */
 void shmpi_wait_request(MPI_Request *req);
+/* The optional progress thread (SHMPI_PROGRESS_THREAD): started at the
+ * end of init, stopped before finalize frees the window. */
+void shmpi_progress_thread_start(void);
+void shmpi_progress_thread_stop(void);
 
 /* ---- teams and contexts ------------------------------------------------------------- */
 struct shmpi_ctx;
