@@ -450,7 +450,7 @@ SHMPI_TO_ALL_ARITH_TYPES(SHMPI_DECL_TO_ALL_ARITH)
 
 /* ---- Type-generic interfaces ----------------------------------------------------- */
 #if defined(__cplusplus)
-/* C++ overloads are provided by a later header (issue: C++ interfaces). */
+#include "shmpi_cxx.h"
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 #include "shmpi_generics.h"
 #endif
