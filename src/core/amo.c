@@ -9,18 +9,19 @@
  * same mechanism.  Two mechanisms exist, and the choice depends only on the
  * word and the job, never on which PE asks:
  *
- * 1. CPU atomics (C11 <stdatomic.h>), when the word is in the symmetric
- *    HEAP and every PE's heap is mapped into every process
- *    (shmpi_g.heap_all_local: the job is one shared-memory node and neither
- *    SHMPI_MPI_ONLY nor SHMPI_PSEUDO_NODE_SIZE is set).  Then every PE,
- *    the owner included, reaches the word with the same lock-free
- *    instructions on the same physical memory.  Float arithmetic would use
- *    a compare-exchange loop.
+ * 1. CPU atomics (C11 <stdatomic.h>), when the word's segment (heap or
+ *    static data) of every PE is mapped into every process
+ *    (shmpi_g.seg_all_local[segment]: the job is one shared-memory node,
+ *    neither SHMPI_MPI_ONLY nor SHMPI_PSEUDO_NODE_SIZE is set, and for
+ *    static data SHMPI_SHARE_STATIC is not 0).  Then every PE, the owner
+ *    included, reaches the word with the same lock-free instructions on
+ *    the same physical memory.  Float arithmetic uses a compare-exchange
+ *    loop.
  *
- * 2. MPI, for everything else: static data (other PEs reach it only
- *    through MPI, so a CPU atomic of its owner would not be atomic with
- *    theirs), heaps of other nodes, and any job where some heap is not
- *    mapped everywhere.  MPI guarantees atomicity only between concurrent
+ * 2. MPI, for everything else: a segment that some PE reaches only through
+ *    MPI (so a CPU atomic of its owner would not be atomic with theirs),
+ *    heaps of other nodes, and any job where some segment is not mapped
+ *    everywhere.  MPI guarantees atomicity only between concurrent
  *    accumulate operations that use the same operation or MPI_NO_OP and
  *    the same basic datatype (MPI-3.1 section 11.7.1 "Atomicity", and the
  *    info key accumulate_ops=same_op_no_op, section 11.2.1; MPI_Fetch_and_op
@@ -210,10 +211,8 @@ void shmpi_amo(const char *routine, shmem_ctx_t handle, enum shmpi_amo_op op,
     uint64_t operand_bits = operand ? load_bits(operand, size) : 0;
     uint64_t compare_bits = compare ? load_bits(compare, size) : 0;
 
-    const struct shmpi_segment *heap = &shmpi_g.seg[SHMPI_SEG_HEAP];
-    bool in_heap = (uintptr_t)dest - (uintptr_t)heap->base < heap->size;
     uint64_t old;
-    if (in_heap && t.local && shmpi_g.heap_all_local) {
+    if (t.local && shmpi_g.seg_all_local[shmpi_symm_segment(dest, size)]) {
         old = size == 4 ? cpu_amo32(op, type, t.local, operand_bits, compare_bits)
                         : cpu_amo64(op, type, t.local, operand_bits, compare_bits);
     } else {
@@ -226,13 +225,15 @@ void shmpi_amo(const char *routine, shmem_ctx_t handle, enum shmpi_amo_op op,
 
 void shmpi_amo_init(void)
 {
-    int all_local = !shmpi_g.env.mpi_only && shmpi_g.env.pseudo_node_size == 0;
-    for (int pe = 0; all_local && pe < shmpi_g.n_pes; pe++)
-        if (!shmpi_g.seg[SHMPI_SEG_HEAP].peer_ptr[pe])
-            all_local = 0;
-    /* Every PE must choose the same mechanism for a word: agree. */
-    MPI_Allreduce(MPI_IN_PLACE, &all_local, 1, MPI_INT, MPI_LAND, shmpi_g.comm);
-    shmpi_g.heap_all_local = all_local != 0;
+    for (int s = 0; s < SHMPI_NSEGS; s++) {
+        int all_local = !shmpi_g.env.mpi_only && shmpi_g.env.pseudo_node_size == 0;
+        for (int pe = 0; all_local && pe < shmpi_g.n_pes; pe++)
+            if (!shmpi_g.seg[s].peer_ptr[pe])
+                all_local = 0;
+        /* Every PE must choose the same mechanism for a word: agree. */
+        MPI_Allreduce(MPI_IN_PLACE, &all_local, 1, MPI_INT, MPI_LAND, shmpi_g.comm);
+        shmpi_g.seg_all_local[s] = all_local != 0;
+    }
 }
 
 /* ---- put with signal ------------------------------------------------------------------- */

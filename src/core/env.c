@@ -29,6 +29,7 @@ enum {
     VAR_MPI_ONLY,
     VAR_PSEUDO_NODE_SIZE,
     VAR_PROGRESS_THREAD,
+    VAR_SHARE_STATIC,
 };
 
 static const struct env_var env_table[] = {
@@ -47,6 +48,9 @@ static const struct env_var env_table[] = {
     [VAR_PROGRESS_THREAD] = {"SHMPI_PROGRESS_THREAD", NULL, ENV_COUNT, "0",
      "N > 0: a thread drives MPI progress every N microseconds, so MPI operations aimed at a "
      "PE that computes complete anyway (costs those wake-ups; needs MPI_THREAD_MULTIPLE)"},
+    [VAR_SHARE_STATIC] = {"SHMPI_SHARE_STATIC", NULL, ENV_FLAG, "1",
+     "0: keep static data (.data/.bss) private, reached through MPI even on the node; "
+     "otherwise PEs of a node map each other's static data (fork without exec then shares it)"},
 };
 #define N_ENV_VARS (sizeof(env_table) / sizeof(env_table[0]))
 
@@ -88,6 +92,8 @@ void shmpi_env_read(void)
     env->info = flag_value(env_lookup(&env_table[VAR_INFO]));
     value = env_lookup(&env_table[VAR_MPI_ONLY]);
     env->mpi_only = value && strcmp(value, "0") != 0;
+    value = env_lookup(&env_table[VAR_SHARE_STATIC]);
+    env->share_static = !value || strcmp(value, "0") != 0;
 
     long count = 0;
     value = env_lookup(&env_table[VAR_PSEUDO_NODE_SIZE]);

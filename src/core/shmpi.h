@@ -38,6 +38,7 @@ struct shmpi_env {
     bool version;          /* SHMEM_VERSION */
     bool info;             /* SHMEM_INFO */
     bool mpi_only;         /* SHMPI_MPI_ONLY: no node-local shared-memory path */
+    bool share_static;     /* SHMPI_SHARE_STATIC: static data in shared memory too */
     int pseudo_node_size;  /* SHMPI_PSEUDO_NODE_SIZE: split nodes into groups of N PEs */
     long progress_interval_us; /* SHMPI_PROGRESS_THREAD: 0 = off, else the polling
                                   interval of shmpi's progress thread */
@@ -222,13 +223,13 @@ struct shmpi_global {
     atomic_int mpi_pending_any;  /* some context has MPI operations to flush */
     long page_size;
     size_t heap_align;           /* largest alignment of the heap base on every PE */
-    bool heap_all_local;         /* every PE's heap is mapped here (one shared-memory
-                                    node, no SHMPI_MPI_ONLY/PSEUDO_NODE_SIZE): heap
-                                    AMOs use CPU atomics (src/core/amo.c) */
+    bool seg_all_local[SHMPI_NSEGS]; /* every PE's segment is mapped here (one
+                                    shared-memory node, no SHMPI_MPI_ONLY/PSEUDO_NODE_SIZE):
+                                    AMOs on it use CPU atomics (src/core/amo.c) */
 };
 enum { SHMPI_STATE_UNINIT = 0, SHMPI_STATE_READY = 1, SHMPI_STATE_FINALIZED = 2 };
 extern struct shmpi_global shmpi_g;
-/* Sets shmpi_g.heap_all_local (collective, during init; src/core/amo.c). */
+/* Sets shmpi_g.seg_all_local (collective, during init; src/core/amo.c). */
 void shmpi_amo_init(void);
 
 /* Aborts unless the library is initialized (every routine but init calls it). */

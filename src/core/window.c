@@ -14,11 +14,14 @@
 #include "shmpi.h"
 
 #include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 /* Heap bases are aligned to this where shmpi maps the heap itself, which
  * bounds the alignment shmem_align can honour symmetrically. */
@@ -78,6 +81,82 @@ static void setup_data_segment(void)
     uintptr_t end = round_up(range.end, page);
     seg->base = (char *)start;
     seg->size = end - start;
+}
+
+/* Static data in shared memory (SHMPI_SHARE_STATIC, on by default): each
+ * PE moves its own .data/.bss pages into a POSIX shared-memory object
+ * without changing their addresses (copy the contents into the object, then
+ * map it over the same range with MAP_FIXED), and maps its node peers'
+ * objects.  Static variables then behave like the heap on a node: copies
+ * instead of MPI, CPU atomics, shmem_ptr, and no waiting for a busy target.
+ * Caveat (README): after fork() without exec, parent and child would share
+ * these pages. */
+static void shm_object_name(char *name, size_t len, long leader_pid, int world_pe)
+{
+    snprintf(name, len, "/shmpi.%ld.%d.data", leader_pid, world_pe);
+}
+
+static void share_data_segment(void)
+{
+    struct shmpi_segment *seg = &shmpi_g.seg[SHMPI_SEG_DATA];
+    long leader_pid = (long)getpid();
+    MPI_Bcast(&leader_pid, 1, MPI_LONG, 0, node_comm);
+    char name[64];
+    shm_object_name(name, sizeof name, leader_pid, shmpi_g.my_pe);
+    int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    int ok = fd >= 0 && ftruncate(fd, (off_t)seg->size) == 0;
+    void *copy = ok ? mmap(NULL, seg->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+                    : MAP_FAILED;
+    ok = copy != MAP_FAILED;
+    if (ok) {
+        /* From here to the remap, no other thread may write static data. */
+        memcpy(copy, seg->base, seg->size);
+        ok = mmap(seg->base, seg->size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
+                  0) == seg->base;
+        munmap(copy, seg->size);
+    }
+    if (fd >= 0)
+        close(fd);
+    /* Every PE of the node shares its data, or none does. */
+    int all_ok = ok;
+    MPI_Allreduce(MPI_IN_PLACE, &all_ok, 1, MPI_INT, MPI_LAND, node_comm);
+    int n_local;
+    MPI_Comm_size(node_comm, &n_local);
+    MPI_Group node_group, world_group;
+    MPI_Comm_group(node_comm, &node_group);
+    MPI_Comm_group(shmpi_g.comm, &world_group);
+    for (int r = 0; all_ok && r < n_local; r++) {
+        int world;
+        MPI_Group_translate_ranks(node_group, 1, &r, world_group, &world);
+        if (world == shmpi_g.my_pe)
+            continue;
+        char peer[64];
+        shm_object_name(peer, sizeof peer, leader_pid, world);
+        int pfd = shm_open(peer, O_RDWR, 0);
+        void *map = pfd >= 0 ? mmap(NULL, seg->size, PROT_READ | PROT_WRITE, MAP_SHARED, pfd, 0)
+                             : MAP_FAILED;
+        if (pfd >= 0)
+            close(pfd);
+        if (map == MAP_FAILED)
+            shmpi_abort("shmem_init", "cannot map the static data of PE %d (%s): %s", world,
+                        peer, strerror(errno));
+        seg->peer_ptr[world] = map;
+    }
+    MPI_Group_free(&node_group);
+    MPI_Group_free(&world_group);
+    MPI_Barrier(node_comm); /* everyone mapped: the names can go */
+    shm_unlink(name);
+    if (!all_ok && shmpi_g.my_pe == 0)
+        shmpi_warn("shmem_init", "static data stays private (shared memory for it failed); "
+                                 "it is reached through MPI");
+}
+
+static void unmap_peer_data(void)
+{
+    struct shmpi_segment *seg = &shmpi_g.seg[SHMPI_SEG_DATA];
+    for (int pe = 0; pe < shmpi_g.n_pes; pe++)
+        if (pe != shmpi_g.my_pe && seg->peer_ptr[pe])
+            munmap(seg->peer_ptr[pe], seg->size);
 }
 
 /* ---- heap ------------------------------------------------------------------------------------ */
@@ -212,6 +291,8 @@ void shmpi_segments_init(void)
     else
         setup_shared_heap(heap_size);
     shmpi_g.seg[SHMPI_SEG_HEAP].size = heap_size;
+    if (node_comm != MPI_COMM_NULL && shmpi_g.env.share_static)
+        share_data_segment();
 
     create_window();
     for (int s = 0; s < SHMPI_NSEGS; s++)
@@ -226,6 +307,7 @@ void shmpi_segments_fini(void)
     for (int s = 0; s < SHMPI_NSEGS; s++)
         MPI_Win_detach(shmpi_g.win, shmpi_g.seg[s].base);
     MPI_Win_free(&shmpi_g.win);
+    unmap_peer_data();
     if (shm_win != MPI_WIN_NULL)
         MPI_Win_free(&shm_win);
     if (node_comm != MPI_COMM_NULL)
