@@ -17,7 +17,7 @@
 /* MPI counts are int: larger transfers go in pieces of this many bytes. */
 #define MPI_CHUNK ((size_t)1 << 30)
 
-static size_t checked_bytes(const char *routine, size_t nelems, size_t elem_size)
+size_t shmpi_bytes(const char *routine, size_t nelems, size_t elem_size)
 {
     size_t bytes;
     if (SHMPI_UNLIKELY(__builtin_mul_overflow(nelems, elem_size, &bytes)))
@@ -26,58 +26,56 @@ static size_t checked_bytes(const char *routine, size_t nelems, size_t elem_size
     return bytes;
 }
 
-size_t shmpi_bytes(const char *routine, size_t nelems, size_t elem_size)
+/* One contiguous put or get: a CPU copy when the target is mapped here,
+ * else MPI_Put/MPI_Get in pieces MPI can count, completed as the spec asks
+ * of the routine (see the top of this file). */
+static void contiguous(const char *routine, shmem_ctx_t handle, bool is_put, void *dest,
+                       const void *source, size_t nbytes, int pe,
+                       enum shmpi_completion completion)
 {
-    return checked_bytes(routine, nelems, elem_size);
+    shmpi_check_ready(routine);
+    struct shmpi_ctx *ctx = shmpi_ctx_of(routine, handle);
+    int world_pe = shmpi_team_world_pe(routine, ctx->team, pe);
+    if (SHMPI_UNLIKELY(nbytes == 0))
+        return;
+    struct shmpi_target t = shmpi_symm_target(routine, is_put ? dest : source, nbytes, world_pe);
+    if (t.local) { /* memmove: a transfer to self may overlap */
+        if (is_put)
+            memmove(t.local, source, nbytes);
+        else
+            memmove(dest, t.local, nbytes);
+        return;
+    }
+    for (size_t done = 0; done < nbytes; done += MPI_CHUNK) {
+        int len = (int)(nbytes - done < MPI_CHUNK ? nbytes - done : MPI_CHUNK);
+        MPI_Aint disp = t.disp + (MPI_Aint)done;
+        if (is_put)
+            MPI_Put((const char *)source + done, len, MPI_BYTE, world_pe, disp, len, MPI_BYTE,
+                    shmpi_g.win);
+        else
+            MPI_Get((char *)dest + done, len, MPI_BYTE, world_pe, disp, len, MPI_BYTE,
+                    shmpi_g.win);
+    }
+    if (completion == SHMPI_NBI || is_put)
+        shmpi_mark_pending(ctx);
+    if (completion == SHMPI_BLOCKING) {
+        if (is_put)
+            MPI_Win_flush_local(world_pe, shmpi_g.win);
+        else
+            MPI_Win_flush(world_pe, shmpi_g.win);
+    }
 }
 
 void shmpi_put(const char *routine, shmem_ctx_t handle, void *dest, const void *source,
                size_t nbytes, int pe, enum shmpi_completion completion)
 {
-    shmpi_check_ready(routine);
-    struct shmpi_ctx *ctx = shmpi_ctx_of(routine, handle);
-    int world_pe = shmpi_team_world_pe(routine, ctx->team, pe);
-    if (SHMPI_UNLIKELY(nbytes == 0))
-        return;
-    struct shmpi_target t = shmpi_symm_target(routine, dest, nbytes, world_pe);
-    if (t.local) {
-        memmove(t.local, source, nbytes); /* memmove: a put to self may overlap */
-        return;
-    }
-    const char *src = source;
-    for (size_t done = 0; done < nbytes; done += MPI_CHUNK) {
-        size_t len = nbytes - done < MPI_CHUNK ? nbytes - done : MPI_CHUNK;
-        MPI_Put(src + done, (int)len, MPI_BYTE, world_pe, t.disp + (MPI_Aint)done, (int)len,
-                MPI_BYTE, shmpi_g.win);
-    }
-    shmpi_mark_pending(ctx);
-    if (completion == SHMPI_BLOCKING)
-        MPI_Win_flush_local(world_pe, shmpi_g.win);
+    contiguous(routine, handle, true, dest, source, nbytes, pe, completion);
 }
 
 void shmpi_get(const char *routine, shmem_ctx_t handle, void *dest, const void *source,
                size_t nbytes, int pe, enum shmpi_completion completion)
 {
-    shmpi_check_ready(routine);
-    struct shmpi_ctx *ctx = shmpi_ctx_of(routine, handle);
-    int world_pe = shmpi_team_world_pe(routine, ctx->team, pe);
-    if (SHMPI_UNLIKELY(nbytes == 0))
-        return;
-    struct shmpi_target t = shmpi_symm_target(routine, source, nbytes, world_pe);
-    if (t.local) {
-        memmove(dest, t.local, nbytes);
-        return;
-    }
-    char *dst = dest;
-    for (size_t done = 0; done < nbytes; done += MPI_CHUNK) {
-        size_t len = nbytes - done < MPI_CHUNK ? nbytes - done : MPI_CHUNK;
-        MPI_Get(dst + done, (int)len, MPI_BYTE, world_pe, t.disp + (MPI_Aint)done, (int)len,
-                MPI_BYTE, shmpi_g.win);
-    }
-    if (completion == SHMPI_BLOCKING)
-        MPI_Win_flush(world_pe, shmpi_g.win);
-    else
-        shmpi_mark_pending(ctx);
+    contiguous(routine, handle, false, dest, source, nbytes, pe, completion);
 }
 
 /* ---- strided: blocks of elements at a stride ------------------------------------
