@@ -426,6 +426,13 @@ SHMPI_REDUCE_ARITH_TYPES(SHMPI_DECL_REDUCE_ARITH)
 #undef SHMPI_DECL_REDUCE_ARITH
 #undef SHMPI_DECL_REDUCE_OP
 
+/* OpenSHMEM 1.6 scans (prefix sums): the types of the SUM column. */
+#define SHMPI_DECL_SCAN(N, T)                                                                 \
+    int shmem_##N##_sum_inscan(shmem_team_t team, T *dest, const T *source, size_t nelems);   \
+    int shmem_##N##_sum_exscan(shmem_team_t team, T *dest, const T *source, size_t nelems);
+SHMPI_REDUCE_ARITH_TYPES(SHMPI_DECL_SCAN)
+#undef SHMPI_DECL_SCAN
+
 #define SHMPI_DECL_TO_ALL_OP(N, T, OP)                                                        \
     void shmem_##N##_##OP##_to_all(T *dest, const T *source, int nreduce, int PE_start,       \
                                    int logPE_stride, int PE_size, T *pWrk, long *pSync);

@@ -93,6 +93,37 @@
 #define shmem_prod_reduce(team, dest, ...)                                                 \
     SHMPI_GENERIC_REDUCE_ARITH(prod, dest)(team, dest, __VA_ARGS__)
 
+/* 1.6 scans (prefix sums): the types of sum_reduce, routine
+ * shmem_TYPENAME_sum_KIND with KIND inscan or exscan. */
+#define SHMPI_GENERIC_SCAN_ASSOC(KIND)                                                     \
+        char: shmem_char_sum_##KIND,                                                       \
+        signed char: shmem_schar_sum_##KIND,                                               \
+        short: shmem_short_sum_##KIND,                                                     \
+        int: shmem_int_sum_##KIND,                                                         \
+        long: shmem_long_sum_##KIND,                                                       \
+        long long: shmem_longlong_sum_##KIND,                                              \
+        unsigned char: shmem_uchar_sum_##KIND,                                             \
+        unsigned short: shmem_ushort_sum_##KIND,                                           \
+        unsigned int: shmem_uint_sum_##KIND,                                               \
+        unsigned long: shmem_ulong_sum_##KIND,                                             \
+        unsigned long long: shmem_ulonglong_sum_##KIND,                                    \
+        float: shmem_float_sum_##KIND,                                                     \
+        double: shmem_double_sum_##KIND,                                                   \
+        long double: shmem_longdouble_sum_##KIND
+#ifndef __STDC_NO_COMPLEX__
+#define SHMPI_GENERIC_SCAN(KIND, dest)                                                     \
+    _Generic(*(dest), SHMPI_GENERIC_SCAN_ASSOC(KIND),                                      \
+        double _Complex: shmem_complexd_sum_##KIND,                                        \
+        float _Complex: shmem_complexf_sum_##KIND)
+#else
+#define SHMPI_GENERIC_SCAN(KIND, dest) _Generic(*(dest), SHMPI_GENERIC_SCAN_ASSOC(KIND))
+#endif
+
+#define shmem_sum_inscan(team, dest, ...)                                                  \
+    SHMPI_GENERIC_SCAN(inscan, dest)(team, dest, __VA_ARGS__)
+#define shmem_sum_exscan(team, dest, ...)                                                  \
+    SHMPI_GENERIC_SCAN(exscan, dest)(team, dest, __VA_ARGS__)
+
 /* shmem_sync(team) is shmem_team_sync; shmem_sync(PE_start, logPE_stride,
  * PE_size, pSync) the deprecated active-set function (its declaration
  * wraps the name in parentheses, so it stays callable as a function). */

@@ -27,6 +27,8 @@ typedef MPI_Aint displ_t;
 #define COLL_IALLGATHERV MPI_Iallgatherv_c
 #define COLL_IALLTOALL MPI_Ialltoall_c
 #define COLL_IALLREDUCE MPI_Iallreduce_c
+#define COLL_ISCAN MPI_Iscan_c
+#define COLL_IEXSCAN MPI_Iexscan_c
 #else
 typedef int count_t;
 typedef int displ_t;
@@ -36,6 +38,8 @@ typedef int displ_t;
 #define COLL_IALLGATHERV MPI_Iallgatherv
 #define COLL_IALLTOALL MPI_Ialltoall
 #define COLL_IALLREDUCE MPI_Iallreduce
+#define COLL_ISCAN MPI_Iscan
+#define COLL_IEXSCAN MPI_Iexscan
 #endif
 
 static count_t count_of(const char *routine, size_t n)
@@ -358,6 +362,37 @@ int shmpi_coll_reduce(const char *routine, struct shmpi_group g, void *dest, con
     MPI_Request req;
     COLL_IALLREDUCE(send, dest, count_of(routine, nelems), type, op, g.comm, &req);
     shmpi_wait_request(&req);
+    free(copy);
+    return 0;
+}
+
+int shmpi_coll_scan(const char *routine, struct shmpi_group g, void *dest, const void *source,
+                    size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op,
+                    bool exclusive)
+{
+    if (nelems == 0)
+        return 0;
+    size_t nbytes = mul(routine, nelems, elem_size);
+    debug_symm(routine, source, nbytes);
+    debug_symm(routine, dest, nbytes);
+    void *copy = NULL;
+    const void *send;
+    if (source == dest)
+        send = MPI_IN_PLACE;
+    else
+        send = unaliased(routine, source, nbytes, dest, nbytes, &copy);
+    count_t count = count_of(routine, nelems);
+    MPI_Request req;
+    if (exclusive)
+        COLL_IEXSCAN(send, dest, count, type, op, g.comm, &req);
+    else
+        COLL_ISCAN(send, dest, count, type, op, g.comm, &req);
+    shmpi_wait_request(&req);
+    /* MPI leaves rank 0's receive buffer of an exscan undefined; the spec
+     * has the identity of the sum there (all zero bytes is 0 of every
+     * integer, floating and complex type). */
+    if (exclusive && g.my_pe == 0)
+        memset(dest, 0, nbytes);
     free(copy);
     return 0;
 }

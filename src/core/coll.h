@@ -57,6 +57,13 @@ int shmpi_coll_alltoalls(const char *routine, struct shmpi_group g, void *dest,
  * dest == source is in place, any other overlap is handled too. */
 int shmpi_coll_reduce(const char *routine, struct shmpi_group g, void *dest, const void *source,
                       size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op);
+/* Element-wise prefix reduction (scan) of nelems elements: dest on team PE
+ * i gets the reduction over team PEs 0 to i (inclusive), or over 0 to
+ * i - 1 when `exclusive`, which is all zero bytes on team PE 0.  Overlaps
+ * as for shmpi_coll_reduce. */
+int shmpi_coll_scan(const char *routine, struct shmpi_group g, void *dest, const void *source,
+                    size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op,
+                    bool exclusive);
 
 /* ---- MPI datatype and operator of each reduction TYPENAME / OPNAME ---------------- */
 #define SHMPI_MPI_TYPE_char (CHAR_MIN < 0 ? MPI_SIGNED_CHAR : MPI_UNSIGNED_CHAR)
