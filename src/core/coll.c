@@ -182,7 +182,10 @@ int shmpi_coll_sync(struct shmpi_group g)
 {
     /* Stores made before (also into peers' memory) are visible after. */
     atomic_thread_fence(memory_order_seq_cst);
-    shmpi_barrier_comm(g.comm);
+    if (g.comm == shmpi_g.team_world.comm)
+        shmpi_sync_world(); /* meets in shared memory within each node */
+    else
+        shmpi_barrier_comm(g.comm);
     return 0;
 }
 
