@@ -427,6 +427,7 @@ float r_fd[N], r_fs[N];
 ptrdiff_t r_pd[N], r_ps[N];
 std::complex<double> r_cd[N], r_cs[N];
 double r_dd[N], r_ds[N];
+int32_t s_id[N], s_is[N];
 long psync[SHMEM_SYNC_SIZE];
 
 void test_coll()
@@ -496,6 +497,16 @@ void test_coll()
         want_prod *= j + 1.0;
     CHECK(shmem_prod_reduce(team, r_dd, r_ds, N) == 0 && r_dd[N - 1] == want_prod,
           "prod_reduce");
+    // scans (1.6): prefix sums over PEs 0..me (inscan), 0..me-1 (exscan, 0 on PE 0)
+    int32_t s_want_in = 0;
+    for (int j = 0; j <= me; j++)
+        s_want_in += j + 1;
+    for (int i = 0; i < N; i++)
+        s_is[i] = me + 1;
+    CHECK(shmem_sum_inscan(team, s_id, s_is, N) == 0 && s_id[N - 1] == s_want_in, "sum_inscan");
+    CHECK(shmem_sum_exscan(team, r_cd, r_cs, N) == 0 &&
+              r_cd[1] == std::complex<double>(s_want_in - (me + 1), me),
+          "sum_exscan complex");
     // shmem_sync: the team form and the deprecated active-set C function
     CHECK(shmem_sync(team) == 0, "shmem_sync(team)");
     shmem_sync(0, 0, npes, psync);
