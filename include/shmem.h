@@ -310,6 +310,11 @@ SHMPI_DECL_SIGNAL(putmem_signal_nbi, void)
 #undef SHMPI_DECL_SIGNAL_TYPED
 #undef SHMPI_DECL_SIGNAL
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
+/* OpenSHMEM 1.6: signal updates without data. */
+void(shmem_signal_add)(uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+void(shmem_signal_set)(uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
 
 /* ---- Ordering and locks -------------------------------------------------------------- */
@@ -334,11 +339,11 @@ void shmem_clear_lock(long *lock);
     size_t shmem_##N##_wait_until_some(T *ivars, size_t nelems, size_t *indices,              \
                                        const int *status, int cmp, T cmp_value);              \
     void shmem_##N##_wait_until_all_vector(T *ivars, size_t nelems, const int *status,        \
-                                           int cmp, T *cmp_values);                           \
+                                           int cmp, const T *cmp_values);                           \
     size_t shmem_##N##_wait_until_any_vector(T *ivars, size_t nelems, const int *status,      \
-                                             int cmp, T *cmp_values);                         \
+                                             int cmp, const T *cmp_values);                         \
     size_t shmem_##N##_wait_until_some_vector(T *ivars, size_t nelems, size_t *indices,       \
-                                              const int *status, int cmp, T *cmp_values);     \
+                                              const int *status, int cmp, const T *cmp_values);     \
     int shmem_##N##_test_all(T *ivars, size_t nelems, const int *status, int cmp,             \
                              T cmp_value);                                                    \
     size_t shmem_##N##_test_any(T *ivars, size_t nelems, const int *status, int cmp,          \
@@ -346,11 +351,11 @@ void shmem_clear_lock(long *lock);
     size_t shmem_##N##_test_some(T *ivars, size_t nelems, size_t *indices, const int *status, \
                                  int cmp, T cmp_value);                                       \
     int shmem_##N##_test_all_vector(T *ivars, size_t nelems, const int *status, int cmp,      \
-                                    T *cmp_values);                                           \
+                                    const T *cmp_values);                                           \
     size_t shmem_##N##_test_any_vector(T *ivars, size_t nelems, const int *status, int cmp,   \
-                                       T *cmp_values);                                        \
+                                       const T *cmp_values);                                        \
     size_t shmem_##N##_test_some_vector(T *ivars, size_t nelems, size_t *indices,             \
-                                        const int *status, int cmp, T *cmp_values);
+                                        const int *status, int cmp, const T *cmp_values);
 SHMPI_P2P_TYPES(SHMPI_DECL_P2P)
 #undef SHMPI_DECL_P2P
 #define SHMPI_DECL_P2P_DEPRECATED(N, T)                                                       \

@@ -282,13 +282,15 @@ SHMPI_CXX_GENERIC_CTX(T, g, rma::list, "stdrmatypes", (const T *source, int pe),
                           (dest, source, nelems, sig_addr, signal, sig_op, pe))
 SHMPI_CXX_SIGNAL(put_signal)
 SHMPI_CXX_SIGNAL(put_signal_nbi)
-/* SHMPI_CXX_TODO(signal): when shmem.h declares the OpenSHMEM 1.6
- * shmem_signal_add/shmem_signal_set and their shmem_ctx_ forms, add the
- * ctx overloads here:
- *   inline void shmem_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr,
- *                                uint64_t signal, int pe)
- *   { shmem_ctx_signal_add(ctx, sig_addr, signal, pe); }
- * (and the same for shmem_signal_set). */
+/* -- signal_add / signal_set (1.6): the C function plus a ctx overload -- */
+inline void shmem_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    shmem_ctx_signal_add(ctx, sig_addr, signal, pe);
+}
+inline void shmem_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    shmem_ctx_signal_set(ctx, sig_addr, signal, pe);
+}
 
 /* -- amo: extamotypes, stdamotypes, bitamotypes, with or without a context -- */
 SHMPI_CXX_GENERIC_CTX(T, atomic_fetch, amo_ext::list, "extamotypes", (const T *source, int pe),
@@ -419,7 +421,7 @@ SHMPI_CXX_GENERIC(int, test, p2p::list_with_deprecated,
     SHMPI_CXX_GENERIC(RET, NAME##_vector, p2p::list, "stdamotypes",                           \
                       (T * ivars, size_t nelems, const int *status, int cmp,                  \
                        const SHMPI_CXX_S *cmp_values),                                        \
-                      (ivars, nelems, status, cmp, const_cast<T *>(cmp_values)))
+                      (ivars, nelems, status, cmp, cmp_values))
 #define SHMPI_CXX_P2P_SOME(NAME)                                                              \
     SHMPI_CXX_GENERIC(size_t, NAME, p2p::list, "stdamotypes",                                 \
                       (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp, \
@@ -428,7 +430,7 @@ SHMPI_CXX_GENERIC(int, test, p2p::list_with_deprecated,
     SHMPI_CXX_GENERIC(size_t, NAME##_vector, p2p::list, "stdamotypes",                        \
                       (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp, \
                        const SHMPI_CXX_S *cmp_values),                                        \
-                      (ivars, nelems, indices, status, cmp, const_cast<T *>(cmp_values)))
+                      (ivars, nelems, indices, status, cmp, cmp_values))
 SHMPI_CXX_P2P_SET(void, wait_until_all)
 SHMPI_CXX_P2P_SET(size_t, wait_until_any)
 SHMPI_CXX_P2P_SOME(wait_until_some)

@@ -313,6 +313,15 @@ extern const int shmpi_generic_argument_type_not_supported;
     SHMPI_GA_SELECT(*(d), shmem_ctx_, put_signal_nbi, SHMPI_RMA_TYPES)(c, d, s, n, a, v, o, p)
 #define shmem_put_signal_nbi(...)                                                             \
     SHMPI_GA_OVERLOAD(7, shmpi_ga_put_signal_nbi, shmpi_gac_put_signal_nbi, __VA_ARGS__)
+/* OpenSHMEM 1.6 signal updates: the untyped function, or its ctx form when
+ * called with a leading context (the parentheses keep the name from
+ * expanding again). */
+#define shmpi_ga_signal_add(a, v, pe) (shmem_signal_add)(a, v, pe)
+#define shmem_signal_add(...)                                                                 \
+    SHMPI_GA_OVERLOAD(3, shmpi_ga_signal_add, shmem_ctx_signal_add, __VA_ARGS__)
+#define shmpi_ga_signal_set(a, v, pe) (shmem_signal_set)(a, v, pe)
+#define shmem_signal_set(...)                                                                 \
+    SHMPI_GA_OVERLOAD(3, shmpi_ga_signal_set, shmem_ctx_signal_set, __VA_ARGS__)
 
 /* ---- point-to-point synchronization -------------------------------------------------------
  * shmem_wait_until is also a deprecated C function (on long); shmem.h

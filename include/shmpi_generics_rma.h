@@ -46,4 +46,12 @@
 #define shmpi_gac_iget(c, d, s, ds, ss, n, p) shmpi_gac_rma_(iget, d)(c, d, s, ds, ss, n, p)
 #define shmem_iget(...) SHMPI_GA_OVERLOAD(6, shmpi_ga_iget, shmpi_gac_iget, __VA_ARGS__)
 
+/* OpenSHMEM 1.6: (dest, source, dst, sst, bsize, nblocks, pe) */
+#define shmpi_ga_ibput(d, s, ds, ss, b, n, p) shmpi_ga_rma_(ibput, d)(d, s, ds, ss, b, n, p)
+#define shmpi_gac_ibput(c, d, s, ds, ss, b, n, p) shmpi_gac_rma_(ibput, d)(c, d, s, ds, ss, b, n, p)
+#define shmem_ibput(...) SHMPI_GA_OVERLOAD(7, shmpi_ga_ibput, shmpi_gac_ibput, __VA_ARGS__)
+#define shmpi_ga_ibget(d, s, ds, ss, b, n, p) shmpi_ga_rma_(ibget, d)(d, s, ds, ss, b, n, p)
+#define shmpi_gac_ibget(c, d, s, ds, ss, b, n, p) shmpi_gac_rma_(ibget, d)(c, d, s, ds, ss, b, n, p)
+#define shmem_ibget(...) SHMPI_GA_OVERLOAD(7, shmpi_ga_ibget, shmpi_gac_ibget, __VA_ARGS__)
+
 #endif /* SHMPI_GENERICS_RMA_H */

@@ -12,7 +12,10 @@
 #define SHMPI_TYPETABLES_H
 
 #ifdef __cplusplus
+/* extern "C++": old programs include shmem.h inside extern "C" { }. */
+extern "C++" {
 #include <complex>
+}
 typedef std::complex<double> shmpi_complexd_t;
 typedef std::complex<float> shmpi_complexf_t;
 #else

@@ -112,19 +112,19 @@ SHMPI_P2P_DEPRECATED_TYPES(DEFINE_P2P_COMPARE)
                          cmp, NULL, cmp_value);                                               \
     }                                                                                         \
     void shmem_##N##_wait_until_all_vector(T *ivars, size_t nelems, const int *status,        \
-                                           int cmp, T *cmp_values)                            \
+                                           int cmp, const T *cmp_values)                            \
     {                                                                                         \
         multi_##N(__func__, SHMPI_WAIT_ALL, true, ivars, nelems, NULL, status, cmp,           \
                   cmp_values, 0);                                                             \
     }                                                                                         \
     size_t shmem_##N##_wait_until_any_vector(T *ivars, size_t nelems, const int *status,      \
-                                             int cmp, T *cmp_values)                          \
+                                             int cmp, const T *cmp_values)                          \
     {                                                                                         \
         return multi_##N(__func__, SHMPI_WAIT_ANY, true, ivars, nelems, NULL, status, cmp,    \
                          cmp_values, 0);                                                      \
     }                                                                                         \
     size_t shmem_##N##_wait_until_some_vector(T *ivars, size_t nelems, size_t *indices,       \
-                                              const int *status, int cmp, T *cmp_values)      \
+                                              const int *status, int cmp, const T *cmp_values)      \
     {                                                                                         \
         return multi_##N(__func__, SHMPI_WAIT_SOME, true, ivars, nelems, indices, status,     \
                          cmp, cmp_values, 0);                                                 \
@@ -148,19 +148,19 @@ SHMPI_P2P_DEPRECATED_TYPES(DEFINE_P2P_COMPARE)
                          cmp, NULL, cmp_value);                                               \
     }                                                                                         \
     int shmem_##N##_test_all_vector(T *ivars, size_t nelems, const int *status, int cmp,      \
-                                    T *cmp_values)                                            \
+                                    const T *cmp_values)                                            \
     {                                                                                         \
         return (int)multi_##N(__func__, SHMPI_WAIT_ALL, false, ivars, nelems, NULL, status,   \
                               cmp, cmp_values, 0);                                            \
     }                                                                                         \
     size_t shmem_##N##_test_any_vector(T *ivars, size_t nelems, const int *status, int cmp,   \
-                                       T *cmp_values)                                         \
+                                       const T *cmp_values)                                         \
     {                                                                                         \
         return multi_##N(__func__, SHMPI_WAIT_ANY, false, ivars, nelems, NULL, status, cmp,   \
                          cmp_values, 0);                                                      \
     }                                                                                         \
     size_t shmem_##N##_test_some_vector(T *ivars, size_t nelems, size_t *indices,             \
-                                        const int *status, int cmp, T *cmp_values)            \
+                                        const int *status, int cmp, const T *cmp_values)            \
     {                                                                                         \
         return multi_##N(__func__, SHMPI_WAIT_SOME, false, ivars, nelems, indices, status,    \
                          cmp, cmp_values, 0);                                                 \

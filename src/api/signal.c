@@ -38,6 +38,28 @@ uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
     return value;
 }
 
+void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    shmpi_amo(__func__, ctx, SHMPI_AMO_ADD, SHMPI_AMO_UINT64, sig_addr, &signal, NULL, NULL, pe);
+}
+
+void(shmem_signal_add)(uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    shmpi_amo(__func__, SHMEM_CTX_DEFAULT, SHMPI_AMO_ADD, SHMPI_AMO_UINT64, sig_addr, &signal,
+              NULL, NULL, pe);
+}
+
+void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    shmpi_amo(__func__, ctx, SHMPI_AMO_SET, SHMPI_AMO_UINT64, sig_addr, &signal, NULL, NULL, pe);
+}
+
+void(shmem_signal_set)(uint64_t *sig_addr, uint64_t signal, int pe)
+{
+    shmpi_amo(__func__, SHMEM_CTX_DEFAULT, SHMPI_AMO_SET, SHMPI_AMO_UINT64, sig_addr, &signal,
+              NULL, NULL, pe);
+}
+
 struct signal_wait {
     const _Atomic uint64_t *sig;
     int cmp;

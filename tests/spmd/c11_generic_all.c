@@ -3,8 +3,7 @@
  * 1.6 list (openshmem-1.6-c11-generics.txt), with and without a leading
  * shmem_ctx_t where the spec has both.  Mainly a compile check that the
  * names exist and select; it also runs (every PE on itself) with light
- * checks.  The 1.6 names that shmem.h may not provide yet are called only
- * when their macro exists, and the run lists those that are missing.
+ * checks.
  */
 #include <stdio.h>
 #include <string.h>
@@ -29,12 +28,6 @@ static long c_d[N * 64], c_s[N * 64];
 static int r_d[N], r_s[N];
 static double _Complex x_d[N], x_s[N];
 static long psync[SHMEM_SYNC_SIZE];
-
-static void note_missing(const char *name)
-{
-    if (shmem_my_pe() == 0)
-        printf("note: C11 generic name %s not provided yet\n", name);
-}
 
 int main(void)
 {
@@ -67,18 +60,10 @@ int main(void)
     shmem_get_nbi(ctx, i_dst, i_src, N, pe);
     shmem_quiet();
     CHECK(l_dst[3] == 4 && i_dst[3] == 4, "put/get forms");
-#ifdef shmem_ibput
     shmem_ibput(l_dst, l_src, 3, 2, 1, 2, pe);
     shmem_ibput(ctx, i_dst, i_src, 3, 2, 1, 2, pe);
-#else
-    note_missing("shmem_ibput");
-#endif
-#ifdef shmem_ibget
     shmem_ibget(l_dst, l_src, 1, 2, 1, 2, pe);
     shmem_ibget(ctx, i_dst, i_src, 1, 2, 1, 2, pe);
-#else
-    note_missing("shmem_ibget");
-#endif
 
     /* signal */
     shmem_put_signal(l_dst, l_src, N, &sig, 1, SHMEM_SIGNAL_ADD, pe);
@@ -86,18 +71,10 @@ int main(void)
     shmem_put_signal_nbi(l_dst, l_src, N, &sig, 1, SHMEM_SIGNAL_ADD, pe);
     shmem_put_signal_nbi(ctx, i_dst, i_src, N, &sig, 1, SHMEM_SIGNAL_ADD, pe);
     CHECK(shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, 4) == 4, "put_signal");
-#ifdef shmem_signal_add
     shmem_signal_add(&sig, 1, pe);
     shmem_signal_add(ctx, &sig, 1, pe);
-#else
-    note_missing("shmem_signal_add");
-#endif
-#ifdef shmem_signal_set
     shmem_signal_set(&sig, 0, pe);
     shmem_signal_set(ctx, &sig, 0, pe);
-#else
-    note_missing("shmem_signal_set");
-#endif
 
     /* amo */
     shmem_atomic_set(&a_l, 1L, pe);
@@ -223,16 +200,8 @@ int main(void)
     CHECK(shmem_min_reduce(team, r_d, r_s, N) == 0 && r_d[0] == 1, "min_reduce");
     CHECK(shmem_sum_reduce(team, x_d, x_s, N) == 0 && x_d[1] == npes, "sum_reduce");
     CHECK(shmem_prod_reduce(team, r_d, r_s, N) == 0, "prod_reduce");
-#ifdef shmem_sum_inscan
     CHECK(shmem_sum_inscan(team, r_d, r_s, N) == 0, "sum_inscan");
-#else
-    note_missing("shmem_sum_inscan");
-#endif
-#ifdef shmem_sum_exscan
     CHECK(shmem_sum_exscan(team, r_d, r_s, N) == 0, "sum_exscan");
-#else
-    note_missing("shmem_sum_exscan");
-#endif
     CHECK(shmem_sync(team) == 0, "shmem_sync(team)");
     shmem_sync(0, 0, npes, psync);
 

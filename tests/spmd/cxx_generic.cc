@@ -164,6 +164,17 @@ void test_rma()
                   z_dst[i] == static_cast<size_t>(left) * 3 + static_cast<size_t>(i),
               "put_signal data %d", i);
     sync_all();
+    // signal_add / signal_set (1.6), with and without a context
+    shmem_signal_add(&sig, 2, right);
+    shmem_signal_add(ctx, &sig, 3, right);
+    CHECK(shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, 9) == 9, "signal_add");
+    sync_all();
+    shmem_signal_set(&sig, 20, right);
+    CHECK(shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, 20) == 20, "signal_set");
+    sync_all();
+    shmem_signal_set(ctx, &sig, 21, right);
+    CHECK(shmem_signal_wait_until(&sig, SHMEM_CMP_EQ, 21) == 21, "ctx signal_set");
+    sync_all();
 }
 
 // ---- amo, amo-nbi, deprecated-amo ----------------------------------------------------------

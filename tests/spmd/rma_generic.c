@@ -87,6 +87,26 @@ int main(void)
     void *dst = shmem_malloc(N * 16), *src = shmem_malloc(N * 16);
 #define RUN(NAME, T) test_##NAME(dst, src, (me + 1) % n, (me + n - 1) % n);
     SHMPI_RMA_TYPES(RUN)
+    /* 1.6 blocked forms: 2 blocks of 2 longs, target blocks 3 apart */
+    long *ldst = dst, *lsrc = src, back[4] = {0, 0, 0, 0};
+    for (int i = 0; i < 8; i++) {
+        lsrc[i] = me * 10 + i;
+        ldst[i] = -1;
+    }
+    shmem_barrier_all();
+    shmem_ibput(ldst, lsrc, 3, 2, 2, 2, (me + 1) % n);
+    shmem_ibput(SHMEM_CTX_DEFAULT, ldst + 6, lsrc, 1, 1, 1, 1, (me + 1) % n);
+    shmem_barrier_all();
+    int left = (me + n - 1) % n;
+    CHECK(ldst[0] == left * 10 && ldst[1] == left * 10 + 1 && ldst[2] == -1 &&
+              ldst[3] == left * 10 + 2 && ldst[4] == left * 10 + 3 && ldst[6] == left * 10,
+          "generic shmem_ibput");
+    shmem_ibget(back, ldst, 2, 3, 2, 2, (me + 1) % n);
+    shmem_ibget(SHMEM_CTX_DEFAULT, back + 3, ldst + 6, 1, 1, 1, 1, (me + 1) % n);
+    CHECK(back[0] == me * 10 && back[1] == me * 10 + 1 && back[2] == me * 10 + 2 &&
+              back[3] == me * 10,
+          "generic shmem_ibget");
+    shmem_barrier_all();
     shmem_free(dst);
     shmem_free(src);
     test_passed("rma_generic");
