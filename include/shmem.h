@@ -1,5 +1,5 @@
 /*
- * shmem.h - OpenSHMEM 1.5 interface of shmpi (OpenSHMEM over MPI-3 RMA).
+ * shmem.h - OpenSHMEM 1.6 interface of shmpi (OpenSHMEM over MPI-3 RMA).
  *
  * Typed routines are declared by expanding the type tables of
  * shmpi_typetables.h; the list of names is the specification's.  Usable from
@@ -15,7 +15,7 @@
 
 /* ---- Version and vendor --------------------------------------------------- */
 #define SHMEM_MAJOR_VERSION 1
-#define SHMEM_MINOR_VERSION 5
+#define SHMEM_MINOR_VERSION 6
 #define _SHMEM_MAJOR_VERSION SHMEM_MAJOR_VERSION
 #define _SHMEM_MINOR_VERSION SHMEM_MINOR_VERSION
 #define SHMEM_MAX_NAME_LEN 256

@@ -57,10 +57,12 @@ static void print_banner(void)
 int shmpi_init(const char *routine, int requested)
 {
     int state = atomic_load(&shmpi_g.init_state);
-    if (state == SHMPI_STATE_READY)
-        return shmpi_g.thread_level; /* later calls do nothing (spec) */
-    if (state == SHMPI_STATE_FINALIZED)
-        shmpi_abort(routine, "called after shmem_finalize; OpenSHMEM cannot be restarted");
+    if (state == SHMPI_STATE_READY) {
+        /* OpenSHMEM 1.6: every init is matched by a finalize; only the last
+         * finalize ends the library. */
+        shmpi_g.init_count++;
+        return shmpi_g.thread_level;
+    }
     if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
         shmpi_abort(routine,
                     "requested thread level %d is not one of SHMEM_THREAD_SINGLE (%d) to "
@@ -71,7 +73,14 @@ int shmpi_init(const char *routine, int requested)
     MPI_Initialized(&mpi_up);
     MPI_Finalized(&mpi_down);
     if (mpi_down)
-        shmpi_abort(routine, "MPI was already finalized; call shmem_init before MPI_Finalize");
+        shmpi_abort(routine,
+                    state == SHMPI_STATE_FINALIZED && shmpi_g.mpi_started_here
+                        ? "cannot initialize again: the last shmem_finalize also finalized MPI, "
+                          "which shmem_init had started (initialize MPI in the program to "
+                          "re-initialize OpenSHMEM)"
+                        : "MPI was already finalized; call shmem_init before MPI_Finalize");
+    shmpi_g.mpi_started_here = false;
+    shmpi_g.init_count = 1;
     if (!mpi_up) {
         /* The progress thread calls MPI concurrently with the program. */
         const char *progress = getenv("SHMPI_PROGRESS_THREAD");
@@ -108,6 +117,8 @@ void shmpi_finalize(void)
     int state = atomic_load(&shmpi_g.init_state);
     if (state != SHMPI_STATE_READY)
         return; /* finalize without init, or twice: nothing to do */
+    if (--shmpi_g.init_count > 0)
+        return; /* an earlier init is still open */
     shmpi_barrier_all();
     shmpi_progress_thread_stop();
     shmpi_teams_fini();

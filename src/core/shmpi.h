@@ -211,6 +211,7 @@ void *shmpi_realloc(const char *routine, void *ptr, size_t size);
 struct shmpi_global {
     atomic_int init_state;       /* SHMPI_STATE_* */
     bool mpi_started_here;       /* we called MPI_Init_thread, so we finalize */
+    int init_count;              /* inits not yet matched by a finalize */
     int thread_level;            /* SHMEM_THREAD_* provided */
     int my_pe, n_pes;
     MPI_Comm comm;               /* duplicate of MPI_COMM_WORLD */

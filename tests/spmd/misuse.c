@@ -39,7 +39,10 @@ int main(int argc, char **argv)
         shmem_long_wait_until(heap, 42, 0);
     else if (strcmp(what, "bad-align") == 0)
         shmem_align(3, 64);
-    else if (strcmp(what, "after-finalize") == 0) {
+    else if (strcmp(what, "reinit-after-mpi") == 0) {
+        shmem_finalize(); /* also finalizes the MPI that shmem_init started */
+        shmem_init();
+    } else if (strcmp(what, "after-finalize") == 0) {
         shmem_finalize();
         shmem_long_p(&static_word, 1, 0);
     } else if (strcmp(what, "global-exit") == 0) {
