@@ -99,10 +99,11 @@ void bench_init(int argc, char **argv, const char *name, const char *what)
     bench_printf("# load average at start: %.2f %.2f %.2f%s\n", load[0], load[1], load[2],
                  load[0] >= 1.0 ? "  (LOADED machine: numbers are noisy)" : "");
     bench_printf("# timing: MPI_Wtime; %d timed runs of ~%.0f ms per variant after "
-                 "calibration/warm-up; runs of the variants interleave; a run's time is the "
+                 "calibration/warm-up (fewer, at least 3, when they would exceed %.1f s); "
+                 "runs of the variants interleave; a run's time is the "
                  "slowest PE's; avg = total time / total ops, med = median of the runs; "
                  "ratio = shmpi med / reference med (>1: shmpi slower)\n",
-                 bench_cfg.reps, bench_cfg.rep_time * 1e3);
+                 bench_cfg.reps, bench_cfg.rep_time * 1e3, BENCH_MAX_CELL_TIME);
 }
 
 void bench_finalize(void)
@@ -171,15 +172,19 @@ static double run_once(const struct bench_variant *v, long n)
 }
 
 /* Calls per timed run so that it takes about rep_time (the first, small
- * runs are the warm-up: page faults, MPI memory registration). */
-static long calibrate(const struct bench_variant *v)
+ * runs are the warm-up: page faults, MPI memory registration); *run_time
+ * gets the expected time of one timed run. */
+static long calibrate(const struct bench_variant *v, double *run_time)
 {
     long n = 1;
     for (;;) {
         double t = run_once(v, n);
         bench_allreduce_max(&t, 1);
-        if (t >= bench_cfg.rep_time / 4 || n >= (1L << 40))
-            return t > 0 ? (long)((double)n * bench_cfg.rep_time / t) + 1 : n;
+        if (t >= bench_cfg.rep_time / 4 || n >= (1L << 40)) {
+            long calls = t > 0 ? (long)((double)n * bench_cfg.rep_time / t) + 1 : n;
+            *run_time = t / (double)n * (double)calls;
+            return calls;
+        }
         double grow = t > 0 ? bench_cfg.rep_time / 2 / t : 16;
         if (grow < 2)
             grow = 2;
@@ -198,32 +203,50 @@ static int cmp_double(const void *a, const void *b)
 void bench_run(const struct bench_variant *v, int nv, struct bench_stat *out)
 {
     long calls[BENCH_MAX_VARIANTS];
+    int reps[BENCH_MAX_VARIANTS];
     double samples[BENCH_MAX_VARIANTS * BENCH_MAX_REPS];
-    int reps = bench_cfg.reps;
+    int max_reps = bench_cfg.reps;
     if (nv > BENCH_MAX_VARIANTS)
         nv = BENCH_MAX_VARIANTS;
     for (int i = 0; i < nv; i++) {
         out[i].valid = false;
-        calls[i] = v[i].avail ? calibrate(&v[i]) : 0;
+        calls[i] = 0;
+        reps[i] = 0;
+        if (!v[i].avail)
+            continue;
+        double run_time;
+        calls[i] = calibrate(&v[i], &run_time);
+        /* A single call far longer than rep_time (4 MiB through a slow path):
+         * fewer runs, at least 3, so one table cell stays within about
+         * BENCH_MAX_CELL_TIME seconds. */
+        reps[i] = max_reps;
+        if (run_time * max_reps > BENCH_MAX_CELL_TIME) {
+            reps[i] = (int)(BENCH_MAX_CELL_TIME / run_time);
+            if (reps[i] < 3)
+                reps[i] = 3;
+            if (reps[i] > max_reps)
+                reps[i] = max_reps;
+        }
     }
     memset(samples, 0, sizeof samples);
-    for (int r = 0; r < reps; r++)
+    for (int r = 0; r < max_reps; r++)
         for (int i = 0; i < nv; i++)
-            if (v[i].avail)
-                samples[i * reps + r] = run_once(&v[i], calls[i]);
-    bench_allreduce_max(samples, nv * reps);
+            if (v[i].avail && r < reps[i])
+                samples[i * max_reps + r] = run_once(&v[i], calls[i]);
+    bench_allreduce_max(samples, nv * max_reps);
     for (int i = 0; i < nv; i++) {
         if (!v[i].avail)
             continue;
+        int n = reps[i];
         double ops = (double)calls[i] * (double)v[i].ops_per_call;
-        double sum = 0, *s = &samples[i * reps];
-        for (int r = 0; r < reps; r++) {
+        double sum = 0, *s = &samples[i * max_reps];
+        for (int r = 0; r < n; r++) {
             sum += s[r];
             s[r] /= ops;
         }
-        qsort(s, (size_t)reps, sizeof *s, cmp_double);
-        out[i].avg = sum / (ops * reps);
-        out[i].med = reps % 2 ? s[reps / 2] : (s[reps / 2 - 1] + s[reps / 2]) / 2;
+        qsort(s, (size_t)n, sizeof *s, cmp_double);
+        out[i].avg = sum / (ops * n);
+        out[i].med = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
         out[i].min = s[0];
         out[i].valid = true;
     }

@@ -17,6 +17,8 @@
  *     runs are timed with MPI_Wtime; the runs of the variants interleave
  *     (rep 1 of every variant, then rep 2, ...) so that load from other
  *     processes on the machine hits all variants alike;
+ *     (a variant whose runs are so slow that bench_cfg.reps of them would
+ *     take more than BENCH_MAX_CELL_TIME gets fewer runs, at least 3);
  *   - a run's time is the slowest PE's (MPI_MAX over PEs), per operation:
  *     run time / (calls * ops_per_call).  Reported: the average over all
  *     runs (total time / total operations) and the median of the runs.
@@ -32,6 +34,9 @@
 #include <stdio.h>
 
 #define BENCH_MAX_REPS 32
+/* Seconds of timed runs per variant and table cell beyond which a variant
+ * whose single call is slow gets fewer runs (at least 3). */
+#define BENCH_MAX_CELL_TIME 0.4
 #define BENCH_MAX_VARIANTS 6
 
 /* Command-line settings (bench_init parses them). */

@@ -206,8 +206,8 @@ int main(int argc, char **argv)
                "barrier_all, sync_all, broadcastmem, long_sum_reduce, fcollectmem, "
                "alltoallmem on SHMEM_TEAM_WORLD vs the MPI collective on MPI_COMM_WORLD");
     int npes = bench_job.npes;
-    bench_cfg.rate_scale = 1;
-    bench_cfg.rate_unit = "op/s";
+    bench_cfg.rate_scale = 1e3;
+    bench_cfg.rate_unit = "kop/s";
     bool has_bcast = bench_all(shmem_broadcastmem != NULL);
     bool has_reduce = bench_all(shmem_long_sum_reduce != NULL);
     bool has_fcollect = bench_all(shmem_fcollectmem != NULL);
