@@ -82,10 +82,11 @@ void bench_init(int argc, char **argv, const char *name, const char *what)
     char date[64];
     strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
     double load[3] = {-1, -1, -1};
+    int running = -1, tasks = -1;
     FILE *f = fopen("/proc/loadavg", "r");
     if (f) {
-        if (fscanf(f, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3)
-            load[0] = load[1] = load[2] = -1;
+        if (fscanf(f, "%lf %lf %lf %d/%d", &load[0], &load[1], &load[2], &running, &tasks) != 5)
+            running = -1;
         fclose(f);
     }
     bench_printf("# %s: %s\n", name, what);
@@ -96,8 +97,12 @@ void bench_init(int argc, char **argv, const char *name, const char *what)
                  : bench_job.pseudo_nodes ? "SHMPI_PSEUDO_NODE_SIZE set"
                                           : "default (node-local heaps mapped)",
                  date);
-    bench_printf("# load average at start: %.2f %.2f %.2f%s\n", load[0], load[1], load[2],
-                 load[0] >= 1.0 ? "  (LOADED machine: numbers are noisy)" : "");
+    /* The load average lags by a minute and counts this suite's own earlier
+     * runs; the number of runnable tasks right now (this job's PEs included)
+     * says whether others compete for the CPUs. */
+    bench_printf("# load average at start: %.2f %.2f %.2f; runnable tasks now: %d (this job: %d "
+                 "PEs)\n",
+                 load[0], load[1], load[2], running, bench_job.npes);
     bench_printf("# timing: MPI_Wtime; %d timed runs of ~%.0f ms per variant after "
                  "calibration/warm-up (fewer, at least 3, when they would exceed %.1f s); "
                  "runs of the variants interleave; a run's time is the "

@@ -116,11 +116,22 @@ for np in $nps; do
             cmd="${envset:+env $envset }timeout -k 10 $limit $mpiexec -n $np $builddir/benchmarks/bench_$prog $dat $extra"
             echo "run.sh: $cmd"
             t0=$(date +%s)
+            # Runnable tasks once a second while it runs: more than this job's
+            # PEs means other processes competed for the CPUs.
+            samples=$outdir/.runnable
+            (while :; do cut -d' ' -f4 /proc/loadavg | cut -d/ -f1; sleep 1; done) > "$samples" &
+            sampler=$!
             # shellcheck disable=SC2086
             env $envset timeout -k 10 "$limit" $mpiexec -n "$np" \
                 "$builddir/benchmarks/bench_$prog" $dat $extra > "$out" 2>&1
             rc=$?
+            kill "$sampler" 2>/dev/null
+            wait "$sampler" 2>/dev/null
             t1=$(date +%s)
+            busy=$(awk -v np="$np" '{n++; s+=$1; if ($1>m) m=$1; if ($1>np+1) o++}
+                END {if (n) printf "runnable tasks mean %.1f, max %d, %d of %d samples above %d (this job %d PEs + sampler)", s/n, m, o, n, np+1, np; else printf "no samples"}' "$samples")
+            rm -f "$samples"
+            echo "# runnable: $busy" >> "$out"
             if [ $rc -ne 0 ]; then
                 echo "run.sh: bench_$prog on $np PEs ($mode) FAILED with status $rc" | tee -a "$out"
                 status=1
@@ -128,7 +139,7 @@ for np in $nps; do
             {
                 echo
                 echo "################################################################"
-                echo "# \$ $cmd   ($((t1 - t0)) s, load after: $(cut -d' ' -f1-3 /proc/loadavg))"
+                echo "# \$ $cmd   ($((t1 - t0)) s, load after: $(cut -d' ' -f1-3 /proc/loadavg); $busy)"
                 echo "################################################################"
                 cat "$out"
             } >> "$all"
@@ -137,7 +148,7 @@ for np in $nps; do
             grep -E 'PASS|MISS|n/a' "$out" | sed "s/^# */| np$np | $mode | /; s/  */ /g" |
                 sed 's/ \([0-9.]*[a-z]*\) (target <= \([^)]*\)) \(PASS\|MISS\)$/ | \1 | <= \2 | \3 |/' >> "$verdicts"
             {
-                echo "### bench_$prog, $np PEs, $mode ($((t1 - t0)) s)"
+                echo "### bench_$prog, $np PEs, $mode ($((t1 - t0)) s; $busy)"
                 echo
                 echo '```'
                 cat "$out"
