@@ -119,7 +119,10 @@ for np in $nps; do
             # Runnable tasks once a second while it runs: more than this job's
             # PEs means other processes competed for the CPUs.
             samples=$outdir/.runnable
-            (while :; do cut -d' ' -f4 /proc/loadavg | cut -d/ -f1; sleep 1; done) > "$samples" &
+            # (shell builtins only, so that the sampler counts itself once: the
+            # baseline is this job's PEs + 1)
+            (while :; do read -r _ _ _ r _ < /proc/loadavg; echo "${r%/*}"; sleep 1; done) \
+                > "$samples" &
             sampler=$!
             # shellcheck disable=SC2086
             env $envset timeout -k 10 "$limit" $mpiexec -n "$np" \
