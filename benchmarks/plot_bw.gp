@@ -26,15 +26,15 @@ set multiplot layout 2,2 title "shmpi put/get bandwidth, 2 PEs on one node (medi
 do for [op in "put get put_nbi get_nbi"] {
     set title op.(op[strlen(op)-2:] eq "nbi" ? " (64 per shmem_quiet)" : " (blocking)")
     if (mpo_ok(op)) {
-        plot def.op.".dat" using 1:2 with linespoints lw 2 pt 7 title "shmpi", \
-             def.op.".dat" using 1:3 with linespoints lw 2 pt 5 title "memcpy (shmem_ptr)", \
-             def.op.".dat" using 1:4 with linespoints lw 2 pt 9 title "raw MPI", \
-             mpo.op.".dat" using 1:2 with linespoints lw 2 pt 4 dt 2 title "shmpi SHMPI_MPI_ONLY=1", \
-             mpo.op.".dat" using 1:4 with linespoints lw 1 pt 8 dt 3 title "raw MPI (MPI_ONLY run)"
+        plot def.op.".dat" using 1:2 with linespoints lw 2 pt 7 lc rgb "#7b2cbf" title "shmpi", \
+             def.op.".dat" using 1:3 with linespoints lw 2 pt 5 lc rgb "#2a9d8f" title "memcpy (shmem_ptr)", \
+             def.op.".dat" using 1:4 with linespoints lw 2 pt 9 lc rgb "#1d70b8" title "raw MPI", \
+             mpo.op.".dat" using 1:2 with linespoints lw 2 pt 4 dt 2 lc rgb "#e76f51" title "shmpi SHMPI_MPI_ONLY=1", \
+             mpo.op.".dat" using 1:4 with linespoints lw 1 pt 2 ps 1.2 dt 3 lc rgb "#555555" title "raw MPI (SHMPI_MPI_ONLY=1 run)"
     } else {
-        plot def.op.".dat" using 1:2 with linespoints lw 2 pt 7 title "shmpi", \
-             def.op.".dat" using 1:3 with linespoints lw 2 pt 5 title "memcpy (shmem_ptr)", \
-             def.op.".dat" using 1:4 with linespoints lw 2 pt 9 title "raw MPI"
+        plot def.op.".dat" using 1:2 with linespoints lw 2 pt 7 lc rgb "#7b2cbf" title "shmpi", \
+             def.op.".dat" using 1:3 with linespoints lw 2 pt 5 lc rgb "#2a9d8f" title "memcpy (shmem_ptr)", \
+             def.op.".dat" using 1:4 with linespoints lw 2 pt 9 lc rgb "#1d70b8" title "raw MPI"
     }
 }
 unset multiplot
