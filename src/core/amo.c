@@ -30,11 +30,16 @@
  *    the word's size (floats travel as their bit patterns):
  *      - read:   MPI_Fetch_and_op(MPI_NO_OP),
  *      - update: MPI_Compare_and_swap; fetch_add, and/or/xor, swap and set
- *        read the word, compute the new value locally with the C type and
- *        retry the compare-and-swap until the word had not changed.
+ *        compute the new value locally with the C type from the value the
+ *        word had when this PE last saw it (read first if it never did),
+ *        and retry the compare-and-swap from the value it returns until
+ *        the word had not changed.
  *    The target PE itself goes through MPI too.  Each call is followed by
  *    MPI_Win_flush to the target, so every AMO (nbi ones included, which
- *    the spec allows) is complete when it returns.  The window is created
+ *    the spec allows) is complete when it returns.  (When waits must yield,
+ *    flush.c: the read is MPI_Rget_accumulate(MPI_NO_OP), waited on, and
+ *    the flush after a compare-and-swap is preceded by such a read of the
+ *    same word; MPI_NO_OP keeps both within same_op_no_op.)  The window is created
  *    with which_accumulate_ops=cswap,no_op (src/core/window.c).
  */
 #include "amo.h"
@@ -159,8 +164,15 @@ struct mpi_word {
 static uint64_t mpi_read(const struct mpi_word *w)
 {
     uint64_t unused = 0, result = 0;
-    MPI_Fetch_and_op(&unused, &result, w->type, w->pe, w->disp, MPI_NO_OP, shmpi_g.win);
-    MPI_Win_flush(w->pe, shmpi_g.win);
+    if (shmpi_g.yield_waits) { /* wait on a request, yielding (flush.c) */
+        MPI_Request req;
+        MPI_Rget_accumulate(&unused, 1, w->type, &result, 1, w->type, w->pe, w->disp, 1,
+                            w->type, MPI_NO_OP, shmpi_g.win, &req);
+        shmpi_wait_request(&req);
+    } else {
+        MPI_Fetch_and_op(&unused, &result, w->type, w->pe, w->disp, MPI_NO_OP, shmpi_g.win);
+        MPI_Win_flush(w->pe, shmpi_g.win);
+    }
     /* result holds w->size bytes at its start. */
     return load_bits(&result, w->size);
 }
@@ -173,23 +185,68 @@ static uint64_t mpi_cas(const struct mpi_word *w, uint64_t value, uint64_t compa
     store_bits(&compare_buf, compare, w->size);
     MPI_Compare_and_swap(&value_buf, &compare_buf, &result, w->type, w->pe, w->disp,
                          shmpi_g.win);
-    MPI_Win_flush(w->pe, shmpi_g.win);
+    shmpi_flush_word(w->pe, w->disp, w->type);
     return load_bits(&result, w->size);
+}
+
+/* The last value this PE saw in a word, kept as the guess for its next
+ * update: a compare-and-swap with a right guess is one round trip, where
+ * reading first would be two; a wrong one fails and returns the value to
+ * retry with, which is the read it replaced.  Entries are only guesses,
+ * so collisions and races between threads cost a retry, never a result. */
+#define HINT_SLOTS 256
+static struct {
+    _Atomic uint64_t key;
+    _Atomic uint64_t value;
+} hints[HINT_SLOTS];
+
+static uint64_t hint_key(const struct mpi_word *w)
+{
+    return (uint64_t)w->disp * 0x9e3779b97f4a7c15u ^ (uint64_t)w->pe;
+}
+
+static bool hint_get(const struct mpi_word *w, uint64_t *value)
+{
+    uint64_t key = hint_key(w);
+    unsigned slot = (unsigned)(key >> 56) % HINT_SLOTS;
+    if (atomic_load_explicit(&hints[slot].key, memory_order_relaxed) != key)
+        return false;
+    *value = atomic_load_explicit(&hints[slot].value, memory_order_relaxed);
+    return true;
+}
+
+static void hint_set(const struct mpi_word *w, uint64_t value)
+{
+    uint64_t key = hint_key(w);
+    unsigned slot = (unsigned)(key >> 56) % HINT_SLOTS;
+    atomic_store_explicit(&hints[slot].value, value, memory_order_relaxed);
+    atomic_store_explicit(&hints[slot].key, key, memory_order_relaxed);
 }
 
 static uint64_t mpi_amo(enum shmpi_amo_op op, enum shmpi_amo_type type,
                         const struct mpi_word *w, uint64_t operand, uint64_t compare)
 {
-    if (op == SHMPI_AMO_CSWAP)
-        return mpi_cas(w, operand, compare);
-    uint64_t old = mpi_read(w);
-    if (op == SHMPI_AMO_FETCH)
-        return old;
+    if (op == SHMPI_AMO_CSWAP) {
+        uint64_t seen = mpi_cas(w, operand, compare);
+        hint_set(w, seen == compare ? operand : seen);
+        return seen;
+    }
+    uint64_t old;
+    if (op == SHMPI_AMO_FETCH || !hint_get(w, &old)) {
+        old = mpi_read(w);
+        if (op == SHMPI_AMO_FETCH) {
+            hint_set(w, old);
+            return old;
+        }
+    }
     unsigned spins = 0;
     for (;;) {
-        uint64_t seen = mpi_cas(w, apply(op, type, old, operand), old);
-        if (seen == old)
+        uint64_t new_value = apply(op, type, old, operand);
+        uint64_t seen = mpi_cas(w, new_value, old);
+        if (seen == old) {
+            hint_set(w, new_value);
             return old;
+        }
         old = seen; /* someone updated it in between: retry from what they left */
         shmpi_backoff(&spins);
     }
@@ -254,7 +311,7 @@ void shmpi_put_signal(const char *routine, shmem_ctx_t handle, void *dest, const
     /* The data must be complete at the target before the signal changes:
      * an MPI put is flushed, a CPU copy is ordered by the fence. */
     if (nbytes > 0 && !shmpi_symm_target(routine, dest, nbytes, world_pe).local)
-        MPI_Win_flush(world_pe, shmpi_g.win);
+        shmpi_flush(world_pe);
     atomic_thread_fence(memory_order_release);
     shmpi_amo(routine, handle, sig_op == SHMEM_SIGNAL_SET ? SHMPI_AMO_SET : SHMPI_AMO_ADD,
               SHMPI_AMO_UINT64, sig_addr, &signal, NULL, NULL, pe);

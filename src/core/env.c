@@ -30,6 +30,7 @@ enum {
     VAR_PSEUDO_NODE_SIZE,
     VAR_PROGRESS_THREAD,
     VAR_SHARE_STATIC,
+    VAR_YIELD_WAITS,
 };
 
 static const struct env_var env_table[] = {
@@ -51,6 +52,9 @@ static const struct env_var env_table[] = {
     [VAR_SHARE_STATIC] = {"SHMPI_SHARE_STATIC", NULL, ENV_FLAG, "1",
      "0: keep static data (.data/.bss) private, reached through MPI even on the node; "
      "otherwise PEs of a node map each other's static data (fork without exec then shares it)"},
+    [VAR_YIELD_WAITS] = {"SHMPI_YIELD_WAITS", NULL, ENV_FLAG, "auto",
+     "1: waits for MPI completion (blocking get/put, AMOs, quiet) yield the CPU instead of "
+     "spinning in MPI_Win_flush; 0: they spin; auto: 1 when a node runs more PEs than cores"},
 };
 #define N_ENV_VARS (sizeof(env_table) / sizeof(env_table[0]))
 
@@ -112,6 +116,15 @@ void shmpi_env_read(void)
                     "from 0 to 1000000; 0 = no progress thread)",
                     value);
     env->progress_interval_us = count;
+
+    value = env_lookup(&env_table[VAR_YIELD_WAITS]);
+    if (!value || strcmp(value, "auto") == 0)
+        env->yield_waits = -1;
+    else if (strcmp(value, "0") == 0 || strcmp(value, "1") == 0)
+        env->yield_waits = value[0] - '0';
+    else
+        shmpi_abort("shmem_init", "SHMPI_YIELD_WAITS=\"%s\" is not valid (expected auto, 0 or 1)",
+                    value);
 }
 
 void shmpi_env_print_info(void)

@@ -7,7 +7,11 @@
  * MPI_Get on the window.  Completion follows the spec and no more:
  * blocking put = the source is reusable (MPI_Win_flush_local), blocking get
  * = the data arrived (MPI_Win_flush), nbi = nothing until quiet, and quiet
- * = one MPI_Win_flush_all, only if an MPI operation is outstanding.
+ * = one MPI_Win_flush_all, only if an MPI operation is outstanding.  When
+ * waits must yield (flush.c), blocking transfers use MPI_Rput/MPI_Rget and
+ * wait on the request instead, and quiet probes before flushing.  Strided
+ * transfers always wait on a request: one code path, and a derived-datatype
+ * transfer costs far more than the request does.
  */
 #include "shmpi.h"
 
@@ -46,19 +50,28 @@ static void contiguous(const char *routine, shmem_ctx_t handle, bool is_put, voi
             memmove(dest, t.local, nbytes);
         return;
     }
+    /* Yield mode: a blocking transfer waits on its own request, yielding. */
+    bool by_request = completion == SHMPI_BLOCKING && shmpi_g.yield_waits;
     for (size_t done = 0; done < nbytes; done += MPI_CHUNK) {
         int len = (int)(nbytes - done < MPI_CHUNK ? nbytes - done : MPI_CHUNK);
         MPI_Aint disp = t.disp + (MPI_Aint)done;
-        if (is_put)
-            MPI_Put((const char *)source + done, len, MPI_BYTE, world_pe, disp, len, MPI_BYTE,
-                    shmpi_g.win);
+        const char *from = (const char *)source + done;
+        char *to = (char *)dest + done;
+        MPI_Request req;
+        if (is_put && by_request)
+            MPI_Rput(from, len, MPI_BYTE, world_pe, disp, len, MPI_BYTE, shmpi_g.win, &req);
+        else if (is_put)
+            MPI_Put(from, len, MPI_BYTE, world_pe, disp, len, MPI_BYTE, shmpi_g.win);
+        else if (by_request)
+            MPI_Rget(to, len, MPI_BYTE, world_pe, disp, len, MPI_BYTE, shmpi_g.win, &req);
         else
-            MPI_Get((char *)dest + done, len, MPI_BYTE, world_pe, disp, len, MPI_BYTE,
-                    shmpi_g.win);
+            MPI_Get(to, len, MPI_BYTE, world_pe, disp, len, MPI_BYTE, shmpi_g.win);
+        if (by_request)
+            shmpi_wait_request(&req);
     }
     if (completion == SHMPI_NBI || is_put)
-        shmpi_mark_pending(ctx);
-    if (completion == SHMPI_BLOCKING) {
+        shmpi_mark_pending(ctx, world_pe);
+    if (completion == SHMPI_BLOCKING && !by_request) {
         if (is_put)
             MPI_Win_flush_local(world_pe, shmpi_g.win);
         else
@@ -161,14 +174,15 @@ static void strided(const char *routine, shmem_ctx_t handle, bool is_put, void *
     MPI_Type_contiguous((int)block, MPI_BYTE, &block_type);
     MPI_Datatype to_type = strided_type(&to, nblocks, block_type);
     MPI_Datatype from_type = strided_type(&from, nblocks, block_type);
+    MPI_Request req;
     if (is_put) {
-        MPI_Put(from.first, 1, from_type, world_pe, target_disp, 1, to_type, shmpi_g.win);
-        shmpi_mark_pending(ctx);
-        MPI_Win_flush_local(world_pe, shmpi_g.win);
+        MPI_Rput(from.first, 1, from_type, world_pe, target_disp, 1, to_type, shmpi_g.win, &req);
+        shmpi_mark_pending(ctx, world_pe);
     } else {
-        MPI_Get(to.first, 1, to_type, world_pe, target_disp, 1, from_type, shmpi_g.win);
-        MPI_Win_flush(world_pe, shmpi_g.win);
+        MPI_Rget(to.first, 1, to_type, world_pe, target_disp, 1, from_type, shmpi_g.win, &req);
     }
+    /* Put: the source is reusable; get: the data arrived. */
+    shmpi_wait_request(&req);
     MPI_Type_free(&to_type);
     MPI_Type_free(&from_type);
     MPI_Type_free(&block_type);
@@ -194,7 +208,7 @@ void shmpi_quiet(struct shmpi_ctx *ctx)
     /* Copies into peers' memory are plain stores: order them first. */
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_exchange_explicit(&ctx->mpi_pending, 0, memory_order_acq_rel)) {
-        MPI_Win_flush_all(shmpi_g.win);
+        shmpi_flush_all();
     }
 }
 
@@ -203,7 +217,7 @@ void shmpi_quiet_all(void)
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_exchange_explicit(&shmpi_g.mpi_pending_any, 0, memory_order_acq_rel)) {
         atomic_store(&shmpi_g.ctx_default.mpi_pending, 0);
-        MPI_Win_flush_all(shmpi_g.win);
+        shmpi_flush_all();
     }
 }
 
@@ -215,5 +229,5 @@ void shmpi_pe_quiet(const char *routine, struct shmpi_ctx *ctx, const int *targe
         return;
     /* Only the listed PEs: the context stays marked for a later quiet. */
     for (size_t i = 0; i < npes; i++)
-        MPI_Win_flush(shmpi_team_world_pe(routine, ctx->team, target_pes[i]), shmpi_g.win);
+        shmpi_flush(shmpi_team_world_pe(routine, ctx->team, target_pes[i]));
 }

@@ -104,6 +104,7 @@ int shmpi_init(const char *routine, int requested)
     shmpi_segments_init();
     shmpi_heap_setup();
     shmpi_amo_init();
+    shmpi_flush_init();
     shmpi_teams_init();
     print_banner();
     shmpi_progress_thread_start();
@@ -124,6 +125,7 @@ void shmpi_finalize(void)
     shmpi_teams_fini();
     shmpi_barrier_fini();
     shmpi_segments_fini();
+    shmpi_flush_fini();
     shmpi_heap_destroy(&shmpi_g.heap);
     MPI_Comm_free(&shmpi_g.comm);
     atomic_store(&shmpi_g.init_state, SHMPI_STATE_FINALIZED);

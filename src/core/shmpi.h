@@ -42,6 +42,7 @@ struct shmpi_env {
     int pseudo_node_size;  /* SHMPI_PSEUDO_NODE_SIZE: split nodes into groups of N PEs */
     long progress_interval_us; /* SHMPI_PROGRESS_THREAD: 0 = off, else the polling
                                   interval of shmpi's progress thread */
+    int yield_waits;       /* SHMPI_YIELD_WAITS: -1 auto (when oversubscribed), 0, 1 */
 };
 #include "parse.h"
 /* Reads all variables into shmpi_g.env; a bad value is a clear error. */
@@ -87,6 +88,19 @@ void shmpi_progress(void);
 void shmpi_backoff(unsigned *spins);
 /* Waits for an MPI request the same way (progress + yield). */
 void shmpi_wait_request(MPI_Request *req);
+/* Completion of MPI RMA (flush.c).  In yield mode (shmpi_g.yield_waits)
+ * each first waits, yielding, for a probe to the target, so an origin does
+ * not spin in MPI_Win_flush while the PE it waits for needs its core. */
+void shmpi_flush(int pe);                   /* MPI_Win_flush */
+/* MPI_Win_flush after an accumulate on the word at `disp`: the probe reads
+ * that word, so MPI's accumulate ordering puts it after the operation. */
+void shmpi_flush_word(int pe, MPI_Aint disp, MPI_Datatype type);
+void shmpi_flush_all(void);                 /* MPI_Win_flush_all */
+/* Records a PE with MPI operations for shmpi_flush_all to wait for. */
+void shmpi_flush_mark(int pe);
+/* Decides shmpi_g.oversubscribed and yield_waits (collective, init). */
+void shmpi_flush_init(void);
+void shmpi_flush_fini(void);
 /* The optional progress thread (SHMPI_PROGRESS_THREAD): started at the
  * end of init, stopped before finalize frees the window. */
 void shmpi_progress_thread_start(void);
@@ -224,6 +238,8 @@ struct shmpi_global {
     atomic_int mpi_pending_any;  /* some context has MPI operations to flush */
     long page_size;
     size_t heap_align;           /* largest alignment of the heap base on every PE */
+    bool oversubscribed;         /* some node runs more PEs than it has CPUs (same on all PEs) */
+    bool yield_waits;            /* completion waits yield (flush.c) */
     bool seg_all_local[SHMPI_NSEGS]; /* every PE's segment is mapped here (one
                                     shared-memory node, no SHMPI_MPI_ONLY/PSEUDO_NODE_SIZE):
                                     AMOs on it use CPU atomics (src/core/amo.c) */
@@ -281,9 +297,12 @@ static inline struct shmpi_ctx *shmpi_ctx_of(const char *routine, shmem_ctx_t ha
     return shmpi_ctx_get(routine, handle);
 }
 
-/* Records that `ctx` has MPI operations for quiet to complete. */
-static inline void shmpi_mark_pending(struct shmpi_ctx *ctx)
+/* Records that `ctx` has MPI operations to world PE `pe` for quiet to
+ * complete. */
+static inline void shmpi_mark_pending(struct shmpi_ctx *ctx, int pe)
 {
+    if (shmpi_g.yield_waits)
+        shmpi_flush_mark(pe);
     if (!atomic_load_explicit(&ctx->mpi_pending, memory_order_relaxed))
         atomic_store_explicit(&ctx->mpi_pending, 1, memory_order_relaxed);
     if (!atomic_load_explicit(&shmpi_g.mpi_pending_any, memory_order_relaxed))

@@ -1,0 +1,134 @@
+/*
+ * flush.c - completing MPI RMA without taking the CPU from the target.
+ *
+ * MPI_Win_flush and its variants block, spinning in MPICH's progress
+ * engine, and with MPICH ch4 an operation completes only while its target
+ * is inside MPI.  When a node runs more PEs than it has cores, a spinning
+ * origin keeps its core for a whole time slice while the target it waits
+ * for is not scheduled: measured with 8 PEs on one core, each AMO took
+ * several milliseconds and a stress test ran 100 times slower.
+ *
+ * So when waits must yield (shmpi_g.yield_waits: SHMPI_YIELD_WAITS, by
+ * default "when oversubscribed"), a flush first waits, yielding, for a
+ * request-based probe aimed at the same target, and only then calls the
+ * real MPI flush, which by then has (nearly) nothing left to wait for:
+ *   - the probe is MPI_Rget_accumulate(MPI_NO_OP) of one word; its request
+ *     completes when the target answered it (shmpi_wait_request yields);
+ *   - aimed at the word of a preceding AMO, MPI's default accumulate
+ *     ordering (same origin, same location: MPI-3.1 11.7.2) guarantees that
+ *     the AMO was applied first; for other operations it is what MPICH does
+ *     in practice (one ordered channel per target), and the real flush
+ *     keeps the result correct either way.
+ * MPI_NO_OP accumulates are atomic with the window's compare-and-swaps, so
+ * a probe may read any symmetric word, even one being updated.
+ */
+#include "shmpi.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* The default probe reads the first word of the target's heap: shmpi's
+ * reserved block, which every PE has. */
+static MPI_Aint reserved_word(int pe)
+{
+    return shmpi_g.seg[SHMPI_SEG_HEAP].remote_base[pe];
+}
+
+static void probe_start(int pe, MPI_Aint disp, MPI_Datatype type, uint64_t *result,
+                        MPI_Request *req)
+{
+    uint64_t unused = 0;
+    MPI_Rget_accumulate(&unused, 1, type, result, 1, type, pe, disp, 1, type, MPI_NO_OP,
+                        shmpi_g.win, req);
+}
+
+void shmpi_flush_word(int pe, MPI_Aint disp, MPI_Datatype type)
+{
+    if (shmpi_g.yield_waits) {
+        uint64_t result;
+        MPI_Request req;
+        probe_start(pe, disp, type, &result, &req);
+        shmpi_wait_request(&req);
+    }
+    MPI_Win_flush(pe, shmpi_g.win);
+}
+
+void shmpi_flush(int pe)
+{
+    shmpi_flush_word(pe, reserved_word(pe), MPI_UINT64_T);
+}
+
+/* PEs with MPI puts not yet flushed, one bit each (yield mode only).  One
+ * set for all contexts: a quiet of one context clears the bits of all, so
+ * another context's quiet may find its PEs unmarked; its MPI flush then
+ * still completes them, only without yielding first. */
+static _Atomic uint64_t *pending_bits;
+static size_t pending_words;
+
+void shmpi_flush_mark(int pe)
+{
+    _Atomic uint64_t *word = &pending_bits[pe / 64];
+    uint64_t bit = (uint64_t)1 << (pe % 64);
+    if (!(atomic_load_explicit(word, memory_order_relaxed) & bit))
+        atomic_fetch_or_explicit(word, bit, memory_order_relaxed);
+}
+
+void shmpi_flush_all(void)
+{
+    if (shmpi_g.yield_waits) {
+        /* Probes to the marked PEs, all in flight at once. */
+        enum { BATCH = 64 };
+        for (size_t w = 0; w < pending_words; w++) {
+            uint64_t bits = atomic_exchange_explicit(&pending_bits[w], 0, memory_order_relaxed);
+            MPI_Request reqs[BATCH];
+            uint64_t results[BATCH];
+            int count = 0;
+            for (; bits; bits &= bits - 1) {
+                int pe = (int)(w * 64) + __builtin_ctzll(bits);
+                probe_start(pe, reserved_word(pe), MPI_UINT64_T, &results[count],
+                            &reqs[count]);
+                count++;
+            }
+            for (int i = 0; i < count; i++)
+                shmpi_wait_request(&reqs[i]);
+        }
+    }
+    MPI_Win_flush_all(shmpi_g.win);
+}
+
+/* CPUs this process may run on (mpiexec does not bind by default). */
+static int usable_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+void shmpi_flush_init(void)
+{
+    MPI_Comm node;
+    int node_pes;
+    MPI_Comm_split_type(shmpi_g.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &node_pes);
+    MPI_Comm_free(&node);
+    int oversubscribed = node_pes > usable_cpus();
+    /* Every PE decides the same way (a node may differ from another). */
+    MPI_Allreduce(MPI_IN_PLACE, &oversubscribed, 1, MPI_INT, MPI_LOR, shmpi_g.comm);
+    shmpi_g.oversubscribed = oversubscribed != 0;
+    shmpi_g.yield_waits = shmpi_g.env.yield_waits < 0 ? shmpi_g.oversubscribed
+                                                      : shmpi_g.env.yield_waits != 0;
+    pending_words = ((size_t)shmpi_g.n_pes + 63) / 64;
+    pending_bits = calloc(pending_words, sizeof(*pending_bits));
+    if (!pending_bits)
+        shmpi_abort("shmem_init", "out of memory for %zu words of flush state", pending_words);
+}
+
+void shmpi_flush_fini(void)
+{
+    free(pending_bits);
+    pending_bits = NULL;
+    pending_words = 0;
+}
