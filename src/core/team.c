@@ -14,7 +14,9 @@
  *
  * User teams and contexts are kept on lists so that shmem_finalize frees
  * whatever the program did not destroy; creating and destroying teams in a
- * loop leaks nothing (communicator, tables, struct).
+ * loop leaks nothing (communicator, tables, struct).  Their structs come
+ * from slabs that are never returned to the system (see "handle storage"),
+ * so a destroyed or made-up handle is reported, never dereferenced.
  */
 #include "shmpi.h"
 #include "coll.h"
@@ -36,6 +38,93 @@ static void *xmalloc(const char *routine, size_t size)
     if (!p)
         shmpi_abort(routine, "out of memory (%zu bytes)", size);
     return p;
+}
+
+/* ---- handle storage ------------------------------------------------------------------
+ * A team or context handle is the address of its struct, and a program may
+ * pass one it destroyed, or any other value.  To check a handle without
+ * reading freed or unmapped memory, the structs live in slabs that stay
+ * allocated until the process ends: a handle is accepted only if it points
+ * at the start of a slot of one of those slabs (checked without a lock, in
+ * a few instructions) and the slot holds a live struct (its magic; a freed
+ * slot has magic 0).  Freed slots are reused oldest first, so a destroyed
+ * handle keeps being recognized as such for as long as possible.  Slab i
+ * holds SLAB_FIRST << i slots; slabs and free lists change under lists_lock. */
+#define SLAB_FIRST 16
+#define SLAB_MAX 24
+#define SLOT_SIZE(type) \
+    ((sizeof(type) + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) * _Alignof(max_align_t))
+
+struct pool {
+    size_t slot;              /* bytes per slot */
+    size_t link;              /* offset of the pointer field that links free slots */
+    atomic_int n_slabs;
+    char *slab[SLAB_MAX];     /* each written once, before n_slabs counts it */
+    char *free_head, *free_tail;
+};
+static struct pool team_pool = {.slot = SLOT_SIZE(struct shmpi_team),
+                                .link = offsetof(struct shmpi_team, next)};
+static struct pool ctx_pool = {.slot = SLOT_SIZE(struct shmpi_ctx),
+                               .link = offsetof(struct shmpi_ctx, next)};
+
+/* A free slot's `next` field (a struct pointer, unused while it is free)
+ * links it to the next free slot. */
+static char *free_next(const struct pool *p, const char *obj)
+{
+    char *next;
+    memcpy(&next, obj + p->link, sizeof(next));
+    return next;
+}
+
+static void set_free_next(const struct pool *p, char *obj, char *next)
+{
+    memcpy(obj + p->link, &next, sizeof(next));
+}
+
+/* Appends a slot (its magic already 0) to the free list; lists_lock held. */
+static void pool_put(struct pool *p, void *obj)
+{
+    set_free_next(p, obj, NULL);
+    if (p->free_tail)
+        set_free_next(p, p->free_tail, obj);
+    else
+        p->free_head = obj;
+    p->free_tail = obj;
+}
+
+/* A zeroed slot, NULL if memory is exhausted; lists_lock held. */
+static void *pool_get(struct pool *p)
+{
+    if (!p->free_head) {
+        int n = atomic_load_explicit(&p->n_slabs, memory_order_relaxed);
+        size_t count = (size_t)SLAB_FIRST << n;
+        char *slab = n < SLAB_MAX ? calloc(count, p->slot) : NULL;
+        if (!slab)
+            return NULL;
+        for (size_t i = 0; i < count; i++)
+            pool_put(p, slab + i * p->slot);
+        p->slab[n] = slab;
+        atomic_store_explicit(&p->n_slabs, n + 1, memory_order_release);
+    }
+    char *obj = p->free_head;
+    p->free_head = free_next(p, obj);
+    if (!p->free_head)
+        p->free_tail = NULL;
+    memset(obj, 0, p->slot);
+    return obj;
+}
+
+/* Whether `handle` is the address of a slot of `p` (live or freed). */
+static bool pool_slot(const struct pool *p, const void *handle)
+{
+    uintptr_t a = (uintptr_t)handle;
+    int n = atomic_load_explicit(&p->n_slabs, memory_order_acquire);
+    for (int i = 0; i < n; i++) {
+        uintptr_t off = a - (uintptr_t)p->slab[i]; /* wraps if below the slab */
+        if (off < ((size_t)SLAB_FIRST << i) * p->slot)
+            return off % p->slot == 0;
+    }
+    return false;
 }
 
 /* ---- world PE <-> team PE ---------------------------------------------------------- */
@@ -171,9 +260,11 @@ struct shmpi_team *shmpi_team_get(const char *routine, shmem_team_t team)
         return &shmpi_g.team_shared;
     if (team == SHMEM_TEAM_INVALID)
         shmpi_abort(routine, "team is SHMEM_TEAM_INVALID");
-    if (team->magic != SHMPI_TEAM_MAGIC)
-        shmpi_abort(routine, "team handle %p is not a team (destroyed, or never created)",
-                    (void *)team);
+    if (SHMPI_UNLIKELY(!pool_slot(&team_pool, team)))
+        shmpi_abort(routine, "team handle %p is not a team (no shmem_team_split_strided or "
+                    "shmem_team_split_2d returned it)", (void *)team);
+    if (SHMPI_UNLIKELY(team->magic != SHMPI_TEAM_MAGIC))
+        shmpi_abort(routine, "team handle %p refers to a team that was destroyed", (void *)team);
     return team;
 }
 
@@ -192,9 +283,12 @@ struct shmpi_ctx *shmpi_ctx_get(const char *routine, shmem_ctx_t ctx)
         return &shmpi_g.ctx_default;
     if (ctx == SHMEM_CTX_INVALID)
         shmpi_abort(routine, "context is SHMEM_CTX_INVALID");
-    if (ctx->magic != SHMPI_CTX_MAGIC)
-        shmpi_abort(routine, "context handle %p is not a context (destroyed, or never created)",
-                    (void *)ctx);
+    if (SHMPI_UNLIKELY(!pool_slot(&ctx_pool, ctx)))
+        shmpi_abort(routine, "context handle %p is not a context (no shmem_ctx_create or "
+                    "shmem_team_create_ctx returned it)", (void *)ctx);
+    if (SHMPI_UNLIKELY(ctx->magic != SHMPI_CTX_MAGIC))
+        shmpi_abort(routine, "context handle %p refers to a context that was destroyed "
+                    "(by shmem_ctx_destroy, or with its team)", (void *)ctx);
     return ctx;
 }
 
@@ -215,10 +309,14 @@ int shmpi_team_translate(const char *routine, shmem_team_t src_team, int src_pe,
 int shmpi_team_get_config(const char *routine, shmem_team_t handle, long config_mask,
                           shmem_team_config_t *config)
 {
-    if (handle == SHMEM_TEAM_INVALID || (config_mask & ~SHMEM_TEAM_NUM_CONTEXTS) != 0 ||
-        (config_mask && !config))
-        return -1;
+    if (handle == SHMEM_TEAM_INVALID)
+        return -1; /* the spec: no operation, nonzero */
     struct shmpi_team *team = shmpi_team_get(routine, handle);
+    if (config_mask & ~SHMEM_TEAM_NUM_CONTEXTS)
+        shmpi_abort(routine, "config_mask %#lx has bits other than SHMEM_TEAM_NUM_CONTEXTS (%#lx)",
+                    config_mask, (long)SHMEM_TEAM_NUM_CONTEXTS);
+    if (config_mask && !config)
+        shmpi_abort(routine, "config is NULL but config_mask is %#lx", config_mask);
     if (config_mask & SHMEM_TEAM_NUM_CONTEXTS)
         config->num_contexts = team->config.num_contexts;
     return 0;
@@ -358,7 +456,11 @@ static shmem_team_t team_split(const char *routine, struct shmpi_team *parent,
 {
     if (my_pe < 0)
         return SHMEM_TEAM_INVALID;
-    struct shmpi_team *team = xmalloc(routine, sizeof(*team));
+    pthread_mutex_lock(&lists_lock);
+    struct shmpi_team *team = pool_get(&team_pool);
+    pthread_mutex_unlock(&lists_lock);
+    if (!team)
+        shmpi_abort(routine, "out of memory (a team)");
     team->magic = SHMPI_TEAM_MAGIC;
     team->world_pe = xmalloc(routine, (size_t)n * sizeof(int));
     for (int i = 0; i < n; i++)
@@ -459,11 +561,15 @@ int shmpi_team_split_2d(const char *routine, shmem_team_t parent_team, int xrang
 }
 
 /* ---- contexts ---------------------------------------------------------------------- */
+/* Quiets and frees a context already unlinked from its team (lists_lock
+ * not held). */
 static void ctx_free(struct shmpi_ctx *ctx)
 {
     shmpi_quiet(ctx);
+    pthread_mutex_lock(&lists_lock);
     ctx->magic = 0;
-    free(ctx);
+    pool_put(&ctx_pool, ctx);
+    pthread_mutex_unlock(&lists_lock);
 }
 
 int shmpi_ctx_create(const char *routine, shmem_team_t team_handle, long options,
@@ -478,21 +584,20 @@ int shmpi_ctx_create(const char *routine, shmem_team_t team_handle, long options
     struct shmpi_team *team = shmpi_team_get(routine, team_handle);
     if (options & ~(SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE))
         return -1;
-    struct shmpi_ctx *ctx = malloc(sizeof(*ctx));
-    if (!ctx)
+    pthread_mutex_lock(&lists_lock);
+    /* A team configured with num_contexts offers that many, no more. */
+    struct shmpi_ctx *ctx = NULL;
+    if (!(team->config_mask & SHMEM_TEAM_NUM_CONTEXTS) ||
+        team->n_contexts < team->config.num_contexts)
+        ctx = pool_get(&ctx_pool);
+    if (!ctx) {
+        pthread_mutex_unlock(&lists_lock);
         return -1;
+    }
     ctx->magic = SHMPI_CTX_MAGIC;
     ctx->team = team;
     ctx->options = options;
     atomic_init(&ctx->mpi_pending, 0);
-    pthread_mutex_lock(&lists_lock);
-    /* A team configured with num_contexts offers that many, no more. */
-    if ((team->config_mask & SHMEM_TEAM_NUM_CONTEXTS) &&
-        team->n_contexts >= team->config.num_contexts) {
-        pthread_mutex_unlock(&lists_lock);
-        free(ctx);
-        return -1;
-    }
     team->n_contexts++;
     ctx->prev = NULL;
     ctx->next = team->contexts;
@@ -519,9 +624,12 @@ static void ctx_unlink(struct shmpi_ctx *ctx)
 void shmpi_ctx_destroy(const char *routine, shmem_ctx_t handle)
 {
     shmpi_check_ready(routine);
-    /* Destroying the default context or SHMEM_CTX_INVALID does nothing. */
-    if (handle == SHMEM_CTX_INVALID || handle == SHMEM_CTX_DEFAULT)
+    /* SHMEM_CTX_INVALID: no operation (the spec); the default context is
+     * not the program's to destroy. */
+    if (handle == SHMEM_CTX_INVALID)
         return;
+    if (handle == SHMEM_CTX_DEFAULT)
+        shmpi_abort(routine, "SHMEM_CTX_DEFAULT is predefined and cannot be destroyed");
     struct shmpi_ctx *ctx = shmpi_ctx_get(routine, handle);
     pthread_mutex_lock(&lists_lock);
     ctx_unlink(ctx);
@@ -554,8 +662,10 @@ static void team_free(struct shmpi_team *team)
     MPI_Comm_free(&team->comm);
     free(team->world_pe);
     free(team->by_world);
+    pthread_mutex_lock(&lists_lock);
     team->magic = 0;
-    free(team);
+    pool_put(&team_pool, team);
+    pthread_mutex_unlock(&lists_lock);
 }
 
 void shmpi_team_destroy(const char *routine, shmem_team_t handle)

@@ -1,14 +1,232 @@
 /*
  * One misuse per run, named by argv[1]; tests/errors.test runs each and
  * checks that the job ends with a non-zero status and a message that names
- * the routine and the bad value.  Each case must never return normally.
+ * the routine and the bad value.  Each case must never return normally,
+ * except the team and context cases whose result the spec defines (see
+ * team_case): those print it and end normally.
  */
 #include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "testlib.h"
 
 static long static_word;
+
+/* A handle value that no allocation can have (the first pages are never
+ * mapped). */
+#define MADE_UP_TEAM ((shmem_team_t)(uintptr_t)0xbad0)
+
+static const char *team_name(shmem_team_t team)
+{
+    return team == SHMEM_TEAM_INVALID ? "SHMEM_TEAM_INVALID"
+           : team == SHMEM_TEAM_WORLD ? "SHMEM_TEAM_WORLD"
+                                      : "a team";
+}
+
+static const char *rc_name(int rc)
+{
+    return rc == 0 ? "0" : "nonzero";
+}
+
+/* A team of every PE, already destroyed. */
+static shmem_team_t destroyed_team(void)
+{
+    shmem_team_t team;
+    CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, shmem_n_pes(), NULL, 0, &team) == 0,
+          "split");
+    shmem_team_destroy(team);
+    return team;
+}
+
+/* A context on the world team, already destroyed. */
+static shmem_ctx_t destroyed_ctx(void)
+{
+    shmem_ctx_t ctx;
+    CHECK(shmem_ctx_create(0, &ctx) == 0, "ctx_create");
+    shmem_ctx_destroy(ctx);
+    return ctx;
+}
+
+/*
+ * Team and context cases (argv[1] "team-..." or "ctx-...").  Where the
+ * spec defines the result of a bad argument (SHMEM_TEAM_INVALID and
+ * SHMEM_CTX_INVALID mostly, and bad split triplets), the case prints
+ * "ROUTINE(ARGS) returned VALUE" on every PE and team_case returns true:
+ * the program ends normally.  Everything else (destroyed or made-up
+ * handles, the predefined teams or context destroyed) is undefined in the
+ * spec, and the call must end the job with a message; if it does not,
+ * team_case returns false and the program ends with status 99.
+ */
+static void undefined_case(const char *what, long *heap);
+
+static bool team_case(const char *what, long *heap)
+{
+    int n = shmem_n_pes();
+    int a, b, c;
+    /* Defined results. */
+    if (strcmp(what, "team-my-pe-invalid") == 0) {
+        printf("shmem_team_my_pe(SHMEM_TEAM_INVALID) returned %d\n",
+               shmem_team_my_pe(SHMEM_TEAM_INVALID));
+    } else if (strcmp(what, "team-n-pes-invalid") == 0) {
+        printf("shmem_team_n_pes(SHMEM_TEAM_INVALID) returned %d\n",
+               shmem_team_n_pes(SHMEM_TEAM_INVALID));
+    } else if (strcmp(what, "team-get-config-invalid") == 0) {
+        shmem_team_config_t config = {.num_contexts = 77};
+        int rc = shmem_team_get_config(SHMEM_TEAM_INVALID, SHMEM_TEAM_NUM_CONTEXTS, &config);
+        printf("shmem_team_get_config(SHMEM_TEAM_INVALID) returned %s, num_contexts %s\n",
+               rc_name(rc), config.num_contexts == 77 ? "untouched" : "changed");
+    } else if (strcmp(what, "team-translate-invalid") == 0) {
+        printf("shmem_team_translate_pe(SHMEM_TEAM_INVALID, 0, SHMEM_TEAM_WORLD) returned %d, "
+               "(SHMEM_TEAM_WORLD, 0, SHMEM_TEAM_INVALID) returned %d\n",
+               shmem_team_translate_pe(SHMEM_TEAM_INVALID, 0, SHMEM_TEAM_WORLD),
+               shmem_team_translate_pe(SHMEM_TEAM_WORLD, 0, SHMEM_TEAM_INVALID));
+    } else if (sscanf(what, "team-translate-pe:%d", &a) == 1) {
+        printf("shmem_team_translate_pe(SHMEM_TEAM_WORLD, %d, SHMEM_TEAM_WORLD) returned %d\n",
+               a, shmem_team_translate_pe(SHMEM_TEAM_WORLD, a, SHMEM_TEAM_WORLD));
+    } else if (sscanf(what, "team-split-strided:%d:%d:%d", &a, &b, &c) == 3) {
+        /* collective: every PE passes the same bad triplet */
+        shmem_team_t team = SHMEM_TEAM_WORLD;
+        int rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, a, b, c, NULL, 0, &team);
+        printf("shmem_team_split_strided(SHMEM_TEAM_WORLD, start %d, stride %d, size %d) "
+               "returned %s, new_team %s\n",
+               a, b, c, rc_name(rc), team_name(team));
+    } else if (strcmp(what, "team-split-strided-invalid") == 0) {
+        shmem_team_t team = SHMEM_TEAM_WORLD;
+        int rc = shmem_team_split_strided(SHMEM_TEAM_INVALID, 0, 1, 1, NULL, 0, &team);
+        printf("shmem_team_split_strided(SHMEM_TEAM_INVALID) returned %s, new_team %s\n",
+               rc_name(rc), team_name(team));
+    } else if (strcmp(what, "team-split-strided-config") == 0) {
+        shmem_team_t team = SHMEM_TEAM_WORLD;
+        shmem_team_config_t config = {.num_contexts = -1};
+        int rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, n, &config,
+                                          SHMEM_TEAM_NUM_CONTEXTS, &team);
+        printf("shmem_team_split_strided(num_contexts -1) returned %s, new_team %s\n",
+               rc_name(rc), team_name(team));
+    } else if (sscanf(what, "team-split-2d:%d", &a) == 1) {
+        shmem_team_t x = SHMEM_TEAM_WORLD, y = SHMEM_TEAM_WORLD;
+        int rc = shmem_team_split_2d(SHMEM_TEAM_WORLD, a, NULL, 0, &x, NULL, 0, &y);
+        printf("shmem_team_split_2d(SHMEM_TEAM_WORLD, xrange %d) returned %s, xaxis_team %s, "
+               "yaxis_team %s\n",
+               a, rc_name(rc), team_name(x), team_name(y));
+    } else if (strcmp(what, "team-split-2d-invalid") == 0) {
+        shmem_team_t x = SHMEM_TEAM_WORLD, y = SHMEM_TEAM_WORLD;
+        int rc = shmem_team_split_2d(SHMEM_TEAM_INVALID, 1, NULL, 0, &x, NULL, 0, &y);
+        printf("shmem_team_split_2d(SHMEM_TEAM_INVALID) returned %s, xaxis_team %s, "
+               "yaxis_team %s\n",
+               rc_name(rc), team_name(x), team_name(y));
+    } else if (strcmp(what, "team-destroy-invalid") == 0) {
+        shmem_team_destroy(SHMEM_TEAM_INVALID);
+        printf("shmem_team_destroy(SHMEM_TEAM_INVALID) returned\n");
+    } else if (strcmp(what, "team-ptr-invalid") == 0) {
+        void *p = shmem_team_ptr(SHMEM_TEAM_INVALID, heap, 0);
+        printf("shmem_team_ptr(SHMEM_TEAM_INVALID) returned %s\n", p ? "non-NULL" : "NULL");
+    } else if (strcmp(what, "ctx-create-invalid-team") == 0) {
+        shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
+        int rc = shmem_team_create_ctx(SHMEM_TEAM_INVALID, 0, &ctx);
+        printf("shmem_team_create_ctx(SHMEM_TEAM_INVALID) returned %s, ctx %s\n", rc_name(rc),
+               ctx == SHMEM_CTX_INVALID ? "SHMEM_CTX_INVALID" : "a context");
+    } else if (strcmp(what, "ctx-create-bad-options") == 0) {
+        shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
+        int rc = shmem_ctx_create(1L << 20, &ctx);
+        printf("shmem_ctx_create(options 0x100000) returned %s, ctx %s\n", rc_name(rc),
+               ctx == SHMEM_CTX_INVALID ? "SHMEM_CTX_INVALID" : "a context");
+    } else if (strcmp(what, "ctx-get-team-invalid") == 0) {
+        shmem_team_t team = SHMEM_TEAM_WORLD;
+        int rc = shmem_ctx_get_team(SHMEM_CTX_INVALID, &team);
+        printf("shmem_ctx_get_team(SHMEM_CTX_INVALID) returned %s, team %s\n", rc_name(rc),
+               team_name(team));
+    } else if (strcmp(what, "ctx-destroy-invalid") == 0) {
+        shmem_ctx_destroy(SHMEM_CTX_INVALID);
+        printf("shmem_ctx_destroy(SHMEM_CTX_INVALID) returned\n");
+    } else if (strcmp(what, "ctx-quiet-invalid") == 0) {
+        shmem_ctx_quiet(SHMEM_CTX_INVALID);
+        shmem_ctx_fence(SHMEM_CTX_INVALID);
+        printf("shmem_ctx_quiet(SHMEM_CTX_INVALID) and shmem_ctx_fence returned\n");
+    } else {
+        undefined_case(what, heap);
+        return false; /* the misuse was not caught */
+    }
+    return true;
+}
+
+/* The undefined team and context cases: each call must end the job. */
+static void undefined_case(const char *what, long *heap)
+{
+    int n = shmem_n_pes();
+    long stack_word = 0;
+    if (strcmp(what, "team-my-pe-destroyed") == 0)
+        shmem_team_my_pe(destroyed_team());
+    else if (strcmp(what, "team-my-pe-made-up") == 0)
+        shmem_team_my_pe(MADE_UP_TEAM);
+    else if (strcmp(what, "team-n-pes-destroyed") == 0)
+        shmem_team_n_pes(destroyed_team());
+    else if (strcmp(what, "team-n-pes-made-up") == 0)
+        shmem_team_n_pes((shmem_team_t)(void *)&stack_word);
+    else if (strcmp(what, "team-get-config-destroyed") == 0) {
+        shmem_team_config_t config;
+        shmem_team_get_config(destroyed_team(), SHMEM_TEAM_NUM_CONTEXTS, &config);
+    } else if (strcmp(what, "team-get-config-null") == 0)
+        shmem_team_get_config(SHMEM_TEAM_WORLD, SHMEM_TEAM_NUM_CONTEXTS, NULL);
+    else if (strcmp(what, "team-get-config-mask") == 0) {
+        shmem_team_config_t config;
+        shmem_team_get_config(SHMEM_TEAM_WORLD, 0x100, &config);
+    } else if (strcmp(what, "team-translate-destroyed") == 0)
+        shmem_team_translate_pe(SHMEM_TEAM_WORLD, 0, destroyed_team());
+    else if (strcmp(what, "team-split-strided-destroyed") == 0) {
+        shmem_team_t team;
+        shmem_team_split_strided(destroyed_team(), 0, 1, 1, NULL, 0, &team);
+    } else if (strcmp(what, "team-split-2d-destroyed") == 0) {
+        shmem_team_t x, y;
+        shmem_team_split_2d(destroyed_team(), 1, NULL, 0, &x, NULL, 0, &y);
+    } else if (strcmp(what, "team-destroy-twice") == 0)
+        shmem_team_destroy(destroyed_team());
+    else if (strcmp(what, "team-destroy-world") == 0)
+        shmem_team_destroy(SHMEM_TEAM_WORLD);
+    else if (strcmp(what, "team-destroy-shared") == 0)
+        shmem_team_destroy(SHMEM_TEAM_SHARED);
+    else if (strcmp(what, "team-destroy-made-up") == 0)
+        shmem_team_destroy(MADE_UP_TEAM);
+    else if (strcmp(what, "team-ptr-destroyed") == 0)
+        shmem_team_ptr(destroyed_team(), heap, 0);
+    else if (strcmp(what, "team-sync-destroyed") == 0)
+        shmem_team_sync(destroyed_team());
+    else if (strcmp(what, "team-sync-invalid") == 0)
+        shmem_team_sync(SHMEM_TEAM_INVALID);
+    else if (strcmp(what, "team-broadcastmem-destroyed") == 0)
+        shmem_broadcastmem(destroyed_team(), heap, heap + 1, sizeof(long), 0);
+    else if (strcmp(what, "team-sum-reduce-destroyed") == 0)
+        shmem_long_sum_reduce(destroyed_team(), heap, heap + 1, 1);
+    else if (strcmp(what, "ctx-create-destroyed-team") == 0) {
+        shmem_ctx_t ctx;
+        shmem_team_create_ctx(destroyed_team(), 0, &ctx);
+    } else if (strcmp(what, "ctx-destroy-twice") == 0)
+        shmem_ctx_destroy(destroyed_ctx());
+    else if (strcmp(what, "ctx-destroy-default") == 0)
+        shmem_ctx_destroy(SHMEM_CTX_DEFAULT);
+    else if (strcmp(what, "ctx-destroy-made-up") == 0)
+        shmem_ctx_destroy((shmem_ctx_t)(void *)&stack_word);
+    else if (strcmp(what, "ctx-get-team-destroyed") == 0) {
+        shmem_team_t team;
+        shmem_ctx_get_team(destroyed_ctx(), &team);
+    } else if (strcmp(what, "ctx-p-destroyed") == 0)
+        shmem_ctx_long_p(destroyed_ctx(), heap, 1, 0);
+    else if (strcmp(what, "ctx-p-invalid") == 0)
+        shmem_ctx_long_p(SHMEM_CTX_INVALID, heap, 1, 0);
+    else if (strcmp(what, "ctx-quiet-destroyed") == 0)
+        shmem_ctx_quiet(destroyed_ctx());
+    else if (strcmp(what, "ctx-of-destroyed-team") == 0) {
+        /* destroying a team destroys the contexts made from it */
+        shmem_team_t team;
+        shmem_ctx_t ctx;
+        CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, n, NULL, 0, &team) == 0, "split");
+        CHECK(shmem_team_create_ctx(team, 0, &ctx) == 0, "team_create_ctx");
+        shmem_team_destroy(team);
+        shmem_ctx_long_p(ctx, heap, 1, 0);
+    }
+}
 
 int main(int argc, char **argv)
 {
@@ -39,6 +257,13 @@ int main(int argc, char **argv)
         shmem_long_wait_until(heap, 42, 0);
     else if (strcmp(what, "bad-align") == 0)
         shmem_align(3, 64);
+    else if (strncmp(what, "team-", 5) == 0 || strncmp(what, "ctx-", 4) == 0) {
+        if (team_case(what, heap)) {
+            fflush(stdout);
+            shmem_finalize();
+            return 0;
+        }
+    }
     else if (strcmp(what, "reinit-after-mpi") == 0) {
         shmem_finalize(); /* also finalizes the MPI that shmem_init started */
         shmem_init();
