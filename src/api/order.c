@@ -11,6 +11,8 @@
 void shmem_ctx_quiet(shmem_ctx_t ctx)
 {
     shmpi_check_ready(__func__);
+    if (ctx == SHMEM_CTX_INVALID) /* no operations can be pending on it */
+        return;
     shmpi_quiet(shmpi_ctx_get(__func__, ctx));
 }
 
@@ -23,6 +25,8 @@ void shmem_quiet(void)
 void shmem_ctx_fence(shmem_ctx_t ctx)
 {
     shmpi_check_ready(__func__);
+    if (ctx == SHMEM_CTX_INVALID) /* no operations can be pending on it */
+        return;
     shmpi_quiet(shmpi_ctx_get(__func__, ctx));
 }
 
@@ -35,6 +39,8 @@ void shmem_fence(void)
 void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes)
 {
     shmpi_check_ready(__func__);
+    if (ctx == SHMEM_CTX_INVALID) /* no operations can be pending on it */
+        return;
     shmpi_pe_quiet(__func__, shmpi_ctx_get(__func__, ctx), target_pes, npes);
 }
 

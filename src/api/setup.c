@@ -96,6 +96,8 @@ void *shmem_ptr(const void *dest, int pe)
 void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
 {
     shmpi_check_ready(__func__);
+    if (team == SHMEM_TEAM_INVALID) /* 1.6: a null pointer */
+        return NULL;
     struct shmpi_team *t = shmpi_team_get(__func__, team);
     if (pe < 0 || pe >= t->n_pes)
         return NULL;

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Heap bases are aligned to this where shmpi maps the heap itself, which
@@ -103,18 +104,28 @@ __attribute__((no_sanitize_address)) static void copy_pages(void *to, const void
         dst[i] = src[i];
 }
 
-static void shm_object_name(char *name, size_t len, long leader_pid, int world_pe)
+/* The node leader's pid and start time name a job's objects: an object
+ * left behind by a killed job whose leader had the same pid must not
+ * collide with this one. */
+struct job_tag {
+    long pid;
+    long nanoseconds;
+};
+
+static void shm_object_name(char *name, size_t len, const struct job_tag *tag, int world_pe)
 {
-    snprintf(name, len, "/shmpi.%ld.%d.data", leader_pid, world_pe);
+    snprintf(name, len, "/shmpi.%ld.%lx.%d.data", tag->pid, tag->nanoseconds, world_pe);
 }
 
 static void share_data_segment(void)
 {
     struct shmpi_segment *seg = &shmpi_g.seg[SHMPI_SEG_DATA];
-    long leader_pid = (long)getpid();
-    MPI_Bcast(&leader_pid, 1, MPI_LONG, 0, node_comm);
-    char name[64];
-    shm_object_name(name, sizeof name, leader_pid, shmpi_g.my_pe);
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    struct job_tag tag = {(long)getpid(), now.tv_sec % 1000000 * 1000000000L + now.tv_nsec};
+    MPI_Bcast(&tag, 2, MPI_LONG, 0, node_comm);
+    char name[80];
+    shm_object_name(name, sizeof name, &tag, shmpi_g.my_pe);
     int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
     int ok = fd >= 0 && ftruncate(fd, (off_t)seg->size) == 0;
     void *copy = ok ? mmap(NULL, seg->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
@@ -142,8 +153,8 @@ static void share_data_segment(void)
         MPI_Group_translate_ranks(node_group, 1, &r, world_group, &world);
         if (world == shmpi_g.my_pe)
             continue;
-        char peer[64];
-        shm_object_name(peer, sizeof peer, leader_pid, world);
+        char peer[80];
+        shm_object_name(peer, sizeof peer, &tag, world);
         int pfd = shm_open(peer, O_RDWR, 0);
         void *map = pfd >= 0 ? mmap(NULL, seg->size, PROT_READ | PROT_WRITE, MAP_SHARED, pfd, 0)
                              : MAP_FAILED;
