@@ -6,16 +6,17 @@
  */
 #include "../core/amo.h"
 
-/* One AMO on the word of type T at dest: FETCHED is where the old value
- * goes (NULL: not wanted), OPERAND and COMPARE point to T values or are
- * NULL. */
+/* One AMO on the word of type T at dest that need only be complete at the
+ * next quiet (non-fetching, or _nbi): FETCHED is where the old value goes
+ * (NULL: not wanted), OPERAND and COMPARE point to T values or are NULL. */
 #define AMO(CTX, OP, T, DEST, OPERAND, COMPARE, FETCHED, PE)                                  \
-    shmpi_amo(__func__, CTX, SHMPI_AMO_##OP, SHMPI_AMO_TYPE_OF(T), (void *)(DEST), OPERAND,  \
+    shmpi_amo_nbi(__func__, CTX, SHMPI_AMO_##OP, SHMPI_AMO_TYPE_OF(T), (void *)(DEST), OPERAND,  \
               COMPARE, FETCHED, PE)
-/* The same, returning the old value. */
+/* A blocking fetching AMO, returning the old value. */
 #define AMO_FETCHING(CTX, OP, T, DEST, OPERAND, COMPARE, PE)                                  \
     T fetched;                                                                                \
-    AMO(CTX, OP, T, DEST, OPERAND, COMPARE, &fetched, PE);                                    \
+    shmpi_amo(__func__, CTX, SHMPI_AMO_##OP, SHMPI_AMO_TYPE_OF(T), (void *)(DEST), OPERAND,  \
+              COMPARE, &fetched, PE);                                                         \
     return fetched
 
 #define CHECK_AMO_TYPE(N, T)                                                                  \

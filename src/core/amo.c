@@ -39,11 +39,14 @@
  *    the spec allows) is complete when it returns.  (When waits must yield,
  *    flush.c: the read is MPI_Rget_accumulate(MPI_NO_OP), waited on, and
  *    the flush after a compare-and-swap is preceded by such a read of the
- *    same word; MPI_NO_OP keeps both within same_op_no_op.)  The window is created
+ *    same word; MPI_NO_OP keeps both within same_op_no_op.)  Non-fetching
+ *    and _nbi AMOs may instead wait in a queue until the next quiet
+ *    ("deferred AMOs" below), with the same two calls.  The window is created
  *    with which_accumulate_ops=cswap,no_op (src/core/window.c).
  */
 #include "amo.h"
 
+#include <pthread.h>
 #include <string.h>
 
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2 && ATOMIC_LLONG_LOCK_FREE == 2,
@@ -252,10 +255,127 @@ static uint64_t mpi_amo(enum shmpi_amo_op op, enum shmpi_amo_type type,
     }
 }
 
-/* ---- the entry point -------------------------------------------------------------------- */
-void shmpi_amo(const char *routine, shmem_ctx_t handle, enum shmpi_amo_op op,
-               enum shmpi_amo_type type, void *dest, const void *operand, const void *compare,
-               void *fetched, int pe)
+/* ---- deferred AMOs ----------------------------------------------------------------------
+ * A non-fetching AMO, or a fetching one with _nbi, need only be complete at
+ * the next quiet (OpenSHMEM 1.5 sections 9.8 and 9.9.1), and raw MPI issues
+ * such accumulates back to back.  On the MPI path a deferrable add (integer),
+ * and, or, xor or fetch is issued without a flush and queued:
+ *   - add/and/or/xor as a compare-and-swap from the guessed value (the
+ *     hint, chained: each queued update moves the hint on).  Whenever it
+ *     succeeded it was exactly op(operand) applied atomically, whatever
+ *     happened to the word before; one that failed changed nothing and is
+ *     redone, blocking, when the queue drains.  These ops commute with
+ *     themselves, and a word's queued ops are all of one kind (an op of
+ *     another kind drains the queue first), so redoing a failed one after
+ *     later ones succeeded gives the same result;
+ *   - fetch as MPI_Get_accumulate(MPI_NO_OP).
+ * The queue drains (flush, then the results: the fetched values written,
+ * the failed updates redone) at quiet, fence and barriers, in every
+ * waiting loop (so a PE that waits still completes its own updates), before
+ * any blocking AMO, and when full.  One queue per process, issue order
+ * under a lock: MPI orders accumulates of one origin to one word. */
+#define DEFERRED_MAX 64
+
+struct deferred {
+    struct mpi_word w;
+    enum shmpi_amo_op op;
+    enum shmpi_amo_type type;
+    uint64_t operand;
+    uint64_t guess;       /* the value the compare-and-swap expects */
+    /* MPI's buffers, untouched until the flush: */
+    uint64_t compare_buf, value_buf, result_buf;
+    void *fetched;        /* where the old value goes, or NULL */
+};
+
+static struct deferred deferred[DEFERRED_MAX];
+static int n_deferred;
+static pthread_mutex_t deferred_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool deferrable(enum shmpi_amo_op op, enum shmpi_amo_type type)
+{
+    bool is_float = type == SHMPI_AMO_FLOAT || type == SHMPI_AMO_DOUBLE;
+    return op == SHMPI_AMO_FETCH || op == SHMPI_AMO_AND || op == SHMPI_AMO_OR ||
+           op == SHMPI_AMO_XOR || (op == SHMPI_AMO_ADD && !is_float);
+}
+
+static bool same_word(const struct mpi_word *a, const struct mpi_word *b)
+{
+    return a->pe == b->pe && a->disp == b->disp;
+}
+
+/* Completes the queue; deferred_lock is held. */
+static void drain_locked(void)
+{
+    if (n_deferred == 0)
+        return;
+    for (int i = 0; i < n_deferred; i++) {
+        bool flushed = false;
+        for (int j = 0; j < i && !flushed; j++)
+            flushed = deferred[j].w.pe == deferred[i].w.pe;
+        if (!flushed)
+            shmpi_flush(deferred[i].w.pe);
+    }
+    for (int i = 0; i < n_deferred; i++) {
+        struct deferred *d = &deferred[i];
+        uint64_t old = load_bits(&d->result_buf, d->w.size);
+        if (d->op != SHMPI_AMO_FETCH && old != d->guess)
+            old = mpi_amo(d->op, d->type, &d->w, d->operand, 0); /* it failed: redo */
+        if (d->fetched)
+            store_bits(d->fetched, old, d->w.size);
+    }
+    n_deferred = 0;
+    atomic_store_explicit(&shmpi_g.amo_deferred, 0, memory_order_release);
+}
+
+void shmpi_amo_drain(bool wait_for_lock)
+{
+    if (!atomic_load_explicit(&shmpi_g.amo_deferred, memory_order_acquire))
+        return;
+    /* From a waiting loop inside a drain (this thread holds the lock), or
+     * while another thread drains, trylock fails and the caller goes on. */
+    if (wait_for_lock)
+        pthread_mutex_lock(&deferred_lock);
+    else if (pthread_mutex_trylock(&deferred_lock) != 0)
+        return;
+    drain_locked();
+    pthread_mutex_unlock(&deferred_lock);
+}
+
+static void defer(enum shmpi_amo_op op, enum shmpi_amo_type type, const struct mpi_word *w,
+                  uint64_t operand, void *fetched)
+{
+    pthread_mutex_lock(&deferred_lock);
+    bool conflict = n_deferred == DEFERRED_MAX;
+    for (int i = 0; i < n_deferred && !conflict; i++)
+        conflict = same_word(&deferred[i].w, w) && deferred[i].op != op;
+    if (conflict)
+        drain_locked();
+    struct deferred *d = &deferred[n_deferred++];
+    *d = (struct deferred){.w = *w, .op = op, .type = type, .operand = operand,
+                           .fetched = fetched};
+    uint64_t unused = 0;
+    if (op == SHMPI_AMO_FETCH) {
+        MPI_Get_accumulate(&unused, 1, w->type, &d->result_buf, 1, w->type, w->pe, w->disp, 1,
+                           w->type, MPI_NO_OP, shmpi_g.win);
+    } else {
+        if (!hint_get(w, &d->guess))
+            d->guess = 0; /* never seen: a fresh word is likely 0 */
+        uint64_t new_value = apply(op, type, d->guess, operand);
+        store_bits(&d->compare_buf, d->guess, w->size);
+        store_bits(&d->value_buf, new_value, w->size);
+        MPI_Compare_and_swap(&d->value_buf, &d->compare_buf, &d->result_buf, w->type, w->pe,
+                             w->disp, shmpi_g.win);
+        hint_set(w, new_value);
+    }
+    atomic_store_explicit(&shmpi_g.amo_deferred, 1, memory_order_release);
+    shmpi_flush_mark(w->pe);
+    pthread_mutex_unlock(&deferred_lock);
+}
+
+/* ---- the entry points ------------------------------------------------------------------- */
+static void amo(const char *routine, shmem_ctx_t handle, enum shmpi_amo_op op,
+                enum shmpi_amo_type type, void *dest, const void *operand, const void *compare,
+                void *fetched, int pe, bool may_defer)
 {
     shmpi_check_ready(routine);
     struct shmpi_ctx *ctx = shmpi_ctx_of(routine, handle);
@@ -274,10 +394,29 @@ void shmpi_amo(const char *routine, shmem_ctx_t handle, enum shmpi_amo_op op,
                         : cpu_amo64(op, type, t.local, operand_bits, compare_bits);
     } else {
         struct mpi_word w = {size == 4 ? MPI_UINT32_T : MPI_UINT64_T, size, world_pe, t.disp};
+        if (may_defer && deferrable(op, type)) {
+            defer(op, type, &w, operand_bits, fetched);
+            return;
+        }
+        shmpi_amo_drain(true); /* this thread's earlier AMOs come first */
         old = mpi_amo(op, type, &w, operand_bits, compare_bits);
     }
     if (fetched)
         store_bits(fetched, old, size);
+}
+
+void shmpi_amo(const char *routine, shmem_ctx_t ctx, enum shmpi_amo_op op,
+               enum shmpi_amo_type type, void *dest, const void *operand, const void *compare,
+               void *fetched, int pe)
+{
+    amo(routine, ctx, op, type, dest, operand, compare, fetched, pe, false);
+}
+
+void shmpi_amo_nbi(const char *routine, shmem_ctx_t ctx, enum shmpi_amo_op op,
+                   enum shmpi_amo_type type, void *dest, const void *operand,
+                   const void *compare, void *fetched, int pe)
+{
+    amo(routine, ctx, op, type, dest, operand, compare, fetched, pe, true);
 }
 
 void shmpi_amo_init(void)

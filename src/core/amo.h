@@ -46,6 +46,13 @@ void shmpi_amo(const char *routine, shmem_ctx_t ctx, enum shmpi_amo_op op,
                enum shmpi_amo_type type, void *dest, const void *operand, const void *compare,
                void *fetched, int pe);
 
+/* The same for the routines that need only be complete at the next quiet
+ * (non-fetching AMOs, fetching _nbi ones): on the MPI path some are queued
+ * (src/core/amo.c, "deferred AMOs"); *fetched is written by the quiet. */
+void shmpi_amo_nbi(const char *routine, shmem_ctx_t ctx, enum shmpi_amo_op op,
+                   enum shmpi_amo_type type, void *dest, const void *operand,
+                   const void *compare, void *fetched, int pe);
+
 /* put-with-signal: the data, complete at the target, then the signal
  * update (sig_op SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD) as a uint64 AMO. */
 void shmpi_put_signal(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,

@@ -24,6 +24,9 @@ void shmpi_progress(void)
     /* Any entry into the progress engine processes incoming RMA; probing a
      * private communicator that never carries messages is the cheapest. */
     MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, shmpi_g.comm, &flag, MPI_STATUS_IGNORE);
+    /* A PE that waits or polls completes its own deferred AMOs: what it
+     * waits for may depend on them. */
+    shmpi_amo_drain(false);
 }
 
 void shmpi_backoff(unsigned *spins)

@@ -205,6 +205,7 @@ void shmpi_iget(const char *routine, shmem_ctx_t ctx, void *dest, const void *so
 /* ---- completion ------------------------------------------------------------------------ */
 void shmpi_quiet(struct shmpi_ctx *ctx)
 {
+    shmpi_amo_drain(true);
     /* Copies into peers' memory are plain stores: order them first. */
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_exchange_explicit(&ctx->mpi_pending, 0, memory_order_acq_rel)) {
@@ -214,6 +215,7 @@ void shmpi_quiet(struct shmpi_ctx *ctx)
 
 void shmpi_quiet_all(void)
 {
+    shmpi_amo_drain(true);
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_exchange_explicit(&shmpi_g.mpi_pending_any, 0, memory_order_acq_rel)) {
         atomic_store(&shmpi_g.ctx_default.mpi_pending, 0);
@@ -224,6 +226,7 @@ void shmpi_quiet_all(void)
 void shmpi_pe_quiet(const char *routine, struct shmpi_ctx *ctx, const int *target_pes,
                     size_t npes)
 {
+    shmpi_amo_drain(true);
     atomic_thread_fence(memory_order_seq_cst);
     if (!atomic_load_explicit(&ctx->mpi_pending, memory_order_acquire))
         return;

@@ -236,6 +236,7 @@ struct shmpi_global {
     struct shmpi_team team_world, team_shared;
     struct shmpi_ctx ctx_default;
     atomic_int mpi_pending_any;  /* some context has MPI operations to flush */
+    atomic_int amo_deferred;     /* AMOs wait in the deferred queue (amo.c) */
     long page_size;
     size_t heap_align;           /* largest alignment of the heap base on every PE */
     bool oversubscribed;         /* some node runs more PEs than it has CPUs (same on all PEs) */
@@ -246,6 +247,9 @@ struct shmpi_global {
 };
 enum { SHMPI_STATE_UNINIT = 0, SHMPI_STATE_READY = 1, SHMPI_STATE_FINALIZED = 2 };
 extern struct shmpi_global shmpi_g;
+/* Completes the deferred AMOs (src/core/amo.c); with !wait_for_lock it
+ * returns at once if another thread (or this one, further up) is at it. */
+void shmpi_amo_drain(bool wait_for_lock);
 /* Sets shmpi_g.seg_all_local (collective, during init; src/core/amo.c). */
 void shmpi_amo_init(void);
 
