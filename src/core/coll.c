@@ -10,9 +10,9 @@
  * collective starves the PEs it waits for (MPI_Barrier: 12 ms for 4 ranks
  * on 2 cores).  shmpi_g.oversubscribed is the same on every PE, so all
  * members of a communicator pick the same form, as MPI requires (a
- * blocking and a nonblocking collective never match).  Counts are MPI-4
- * large counts where the MPI library has them, so no transfer is cut into
- * pieces.
+ * blocking and a nonblocking collective never match).  Counts beyond an
+ * int use the MPI-4 large-count forms where the MPI library has them, so
+ * no transfer is cut into pieces.
  *
  * MPI forbids a send buffer that overlaps the receive buffer; the spec
  * allows some overlaps (a reduction in place, a collect whose source is
