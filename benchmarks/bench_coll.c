@@ -5,9 +5,11 @@
  *   MPI      the blocking MPI collective (MPI_Barrier, MPI_Bcast,
  *            MPI_Allreduce, MPI_Allgather, MPI_Alltoall): the reference.
  *   MPI-nb   the nonblocking one (MPI_Ibarrier, ...) completed with
- *            MPI_Test + sched_yield, which is how shmpi waits: shows what
- *            waiting that way costs or saves (with more PEs than cores a
- *            blocking MPI collective spins and starves the PEs it waits for).
+ *            MPI_Test + sched_yield, which is what shmpi uses when a node
+ *            runs more PEs than it has CPUs (a blocking MPI collective then
+ *            spins and starves the PEs it waits for); otherwise it uses the
+ *            blocking one, except for large broadcasts, which overlap the
+ *            root's copy to dest with an MPI_Ibcast.
  *
  * A collective's time is the slowest PE's, per call.  barrier_all and
  * sync_all are always measured; the team collectives (broadcastmem,

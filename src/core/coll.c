@@ -1,11 +1,18 @@
 /*
  * coll.c - collectives on MPI communicators (see coll.h).
  *
- * Each routine is one nonblocking MPI collective on the group's
- * communicator, waited for by shmpi_wait_request: blocking MPI collectives
- * spin inside MPI without yielding, which with more PEs than cores starves
- * the PEs they wait for.  Counts are MPI-4 large counts where the MPI
- * library has them, so no transfer is cut into pieces.
+ * Each routine is one MPI collective on the group's communicator.  When no
+ * node runs more PEs than it has CPUs it is the blocking one: MPICH's
+ * blocking collectives are 2-4x faster than its nonblocking ones for small
+ * messages, and they spin in the progress engine, which also serves RMA
+ * aimed at this PE.  On an oversubscribed node it is the nonblocking one
+ * waited for by shmpi_wait_request (progress + yield): a spinning blocking
+ * collective starves the PEs it waits for (MPI_Barrier: 12 ms for 4 ranks
+ * on 2 cores).  shmpi_g.oversubscribed is the same on every PE, so all
+ * members of a communicator pick the same form, as MPI requires (a
+ * blocking and a nonblocking collective never match).  Counts beyond an
+ * int use the MPI-4 large-count forms where the MPI library has them, so
+ * no transfer is cut into pieces.
  *
  * MPI forbids a send buffer that overlaps the receive buffer; the spec
  * allows some overlaps (a reduction in place, a collect whose source is
@@ -18,29 +25,67 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* LARGE(f): the large-count form where MPI has one (for the vector
+ * collective, whose count arrays are count_t; see CALL_N for the others). */
 #if MPI_VERSION >= 4
 typedef MPI_Count count_t;
 typedef MPI_Aint displ_t;
 #define COUNT_MAX ((size_t)PTRDIFF_MAX)
-#define COLL_IBCAST MPI_Ibcast_c
-#define COLL_IALLGATHER MPI_Iallgather_c
-#define COLL_IALLGATHERV MPI_Iallgatherv_c
-#define COLL_IALLTOALL MPI_Ialltoall_c
-#define COLL_IALLREDUCE MPI_Iallreduce_c
-#define COLL_ISCAN MPI_Iscan_c
-#define COLL_IEXSCAN MPI_Iexscan_c
+#define LARGE(f) f##_c
 #else
 typedef int count_t;
 typedef int displ_t;
 #define COUNT_MAX ((size_t)INT_MAX)
-#define COLL_IBCAST MPI_Ibcast
-#define COLL_IALLGATHER MPI_Iallgather
-#define COLL_IALLGATHERV MPI_Iallgatherv
-#define COLL_IALLTOALL MPI_Ialltoall
-#define COLL_IALLREDUCE MPI_Iallreduce
-#define COLL_ISCAN MPI_Iscan
-#define COLL_IEXSCAN MPI_Iexscan
+#define LARGE(f) f
 #endif
+
+/* One collective in the form chosen above: BLOCKING(args...) or
+ * NONBLOCKING(args..., &request) and a yielding wait. */
+#define COLL_RUN(BLOCKING, NONBLOCKING, ...)                                                  \
+    do {                                                                                      \
+        if (shmpi_g.oversubscribed) {                                                         \
+            MPI_Request coll_req_;                                                            \
+            NONBLOCKING(__VA_ARGS__, &coll_req_);                                             \
+            shmpi_wait_request(&coll_req_);                                                   \
+        } else {                                                                              \
+            BLOCKING(__VA_ARGS__);                                                            \
+        }                                                                                     \
+    } while (0)
+
+/* F(args...) where the arguments name the count `n_`, which is N: the
+ * MPI-4 large-count form F_c only when N does not fit in an int, since
+ * MPICH's _c entry points cost more (2-8 ns per call on 2 ranks, 10% of an
+ * 8-byte broadcast). */
+#if MPI_VERSION >= 4
+#define CALL_N(N, F, ...)                                                                     \
+    do {                                                                                      \
+        if ((N) <= INT_MAX) {                                                                 \
+            int n_ = (int)(N);                                                                \
+            F(__VA_ARGS__);                                                                   \
+        } else {                                                                              \
+            MPI_Count n_ = (N);                                                               \
+            F##_c(__VA_ARGS__);                                                               \
+        }                                                                                     \
+    } while (0)
+#else
+#define CALL_N(N, F, ...)                                                                     \
+    do {                                                                                      \
+        int n_ = (N);                                                                         \
+        F(__VA_ARGS__);                                                                       \
+    } while (0)
+#endif
+
+/* COLL_RUN of a collective with one count N (`n_` in the arguments). */
+#define COLL_RUN_N(N, BLOCKING, NONBLOCKING, ...)                                             \
+    do {                                                                                      \
+        if (shmpi_g.oversubscribed) {                                                         \
+            MPI_Request coll_req_;                                                            \
+            CALL_N(N, NONBLOCKING, __VA_ARGS__, &coll_req_);                                  \
+            shmpi_wait_request(&coll_req_);                                                   \
+        } else {                                                                              \
+            CALL_N(N, BLOCKING, __VA_ARGS__);                                                 \
+        }                                                                                     \
+    } while (0)
 
 static count_t count_of(const char *routine, size_t n)
 {
@@ -83,6 +128,20 @@ static const void *unaliased(const char *routine, const void *src, size_t src_le
     *copy = xmalloc(routine, src_len);
     memcpy(*copy, src, src_len);
     return *copy;
+}
+
+/* The send buffer of a collective that receives into [dst, dst+dst_len):
+ * MPI_IN_PLACE if src is where this PE's own contribution lies in dst
+ * (`in_place`, NULL when the collective has no such form), else as
+ * unaliased(). */
+static const void *send_buffer(const char *routine, const void *src, size_t src_len,
+                               const void *dst, size_t dst_len, const void *in_place,
+                               void **copy)
+{
+    *copy = NULL;
+    if (in_place && src == in_place)
+        return MPI_IN_PLACE;
+    return unaliased(routine, src, src_len, dst, dst_len, copy);
 }
 
 /* ---- groups -------------------------------------------------------------------------- */
@@ -189,6 +248,14 @@ int shmpi_coll_sync(struct shmpi_group g)
     return 0;
 }
 
+/* From this size up a broadcast with a root copy (the team routines) is
+ * nonblocking even when blocking ones are chosen, so the root's copy of
+ * source to dest overlaps the transfer: measured on 2 PEs, 1 MiB copy +
+ * MPI_Bcast 93-103 us, MPI_Ibcast with the copy while it runs 73-77 us (as
+ * MPI_Bcast alone); at 64 KiB the blocking form with the copy was still
+ * faster. */
+#define BCAST_OVERLAP_MIN ((size_t)256 * 1024)
+
 int shmpi_coll_broadcast(const char *routine, struct shmpi_group g, void *dest,
                          const void *source, size_t nbytes, int root, bool root_dest)
 {
@@ -197,19 +264,37 @@ int shmpi_coll_broadcast(const char *routine, struct shmpi_group g, void *dest,
                     g.n_pes - 1);
     if (nbytes == 0)
         return 0;
+    bool is_root = g.my_pe == root;
     debug_symm(routine, dest, nbytes);
-    if (g.my_pe == root)
+    if (is_root)
         debug_symm(routine, source, nbytes);
+    count_t count = count_of(routine, nbytes);
+    /* The root sends from source, which MPI only reads, and copies it to
+     * dest during or after the broadcast; only if the two overlap does it
+     * copy first and send from dest. */
     void *buf = dest;
-    if (g.my_pe == root) {
-        if (!root_dest)
-            buf = (void *)source; /* only read: it is the root's send buffer */
-        else if (dest != source)
+    bool copy_after = false;
+    if (is_root) {
+        uintptr_t s = (uintptr_t)source, d = (uintptr_t)dest;
+        if (!root_dest || dest == source || s + nbytes <= d || d + nbytes <= s) {
+            buf = (void *)source;
+            copy_after = root_dest && dest != source;
+        } else {
             memmove(dest, source, nbytes);
+        }
     }
-    MPI_Request req;
-    COLL_IBCAST(buf, count_of(routine, nbytes), MPI_BYTE, root, g.comm, &req);
-    shmpi_wait_request(&req);
+    /* nbytes and root_dest are the same on every PE, so is the form. */
+    if (shmpi_g.oversubscribed || (root_dest && nbytes >= BCAST_OVERLAP_MIN)) {
+        MPI_Request req;
+        CALL_N(count, MPI_Ibcast, buf, n_, MPI_BYTE, root, g.comm, &req);
+        if (copy_after)
+            memcpy(dest, source, nbytes); /* MPI may read source meanwhile */
+        shmpi_wait_request(&req);
+    } else {
+        CALL_N(count, MPI_Bcast, buf, n_, MPI_BYTE, root, g.comm);
+        if (copy_after)
+            memcpy(dest, source, nbytes);
+    }
     return 0;
 }
 
@@ -219,9 +304,8 @@ int shmpi_coll_collect(const char *routine, struct shmpi_group g, void *dest, co
     int n = g.n_pes;
     uint64_t mine = nbytes;
     uint64_t *sizes = xmalloc(routine, (size_t)n * sizeof(uint64_t));
-    MPI_Request req;
-    MPI_Iallgather(&mine, 1, MPI_UINT64_T, sizes, 1, MPI_UINT64_T, g.comm, &req);
-    shmpi_wait_request(&req);
+    COLL_RUN(MPI_Allgather, MPI_Iallgather, &mine, 1, MPI_UINT64_T, sizes, 1, MPI_UINT64_T,
+             g.comm);
     count_t *counts = xmalloc(routine, (size_t)n * sizeof(count_t));
     displ_t *displs = xmalloc(routine, (size_t)n * sizeof(displ_t));
     size_t total = 0, my_displ = 0;
@@ -237,15 +321,11 @@ int shmpi_coll_collect(const char *routine, struct shmpi_group g, void *dest, co
     debug_symm(routine, source, nbytes);
     debug_symm(routine, dest, total);
     if (total > 0) {
-        void *copy = NULL;
-        const void *send;
-        if (source == (char *)dest + my_displ)
-            send = MPI_IN_PLACE;
-        else
-            send = unaliased(routine, source, nbytes, dest, total, &copy);
-        COLL_IALLGATHERV(send, counts[g.my_pe], MPI_BYTE, dest, counts, displs, MPI_BYTE,
-                         g.comm, &req);
-        shmpi_wait_request(&req);
+        void *copy;
+        const void *send = send_buffer(routine, source, nbytes, dest, total,
+                                       (char *)dest + my_displ, &copy);
+        COLL_RUN(LARGE(MPI_Allgatherv), LARGE(MPI_Iallgatherv), send, counts[g.my_pe],
+                 MPI_BYTE, dest, counts, displs, MPI_BYTE, g.comm);
         free(copy);
     }
     free(sizes);
@@ -254,44 +334,42 @@ int shmpi_coll_collect(const char *routine, struct shmpi_group g, void *dest, co
     return 0;
 }
 
-int shmpi_coll_fcollect(const char *routine, struct shmpi_group g, void *dest,
-                        const void *source, size_t nbytes)
+/* fcollect (allgather) and alltoall: nbytes per block, one block per PE;
+ * the source is one block (fcollect) or n_pes blocks (alltoall). */
+static int blocks(const char *routine, struct shmpi_group g, void *dest, const void *source,
+                  size_t nbytes, bool alltoall)
 {
     if (nbytes == 0)
         return 0;
     size_t total = mul(routine, nbytes, (size_t)g.n_pes);
-    debug_symm(routine, source, nbytes);
+    size_t src_len = alltoall ? total : nbytes;
+    debug_symm(routine, source, src_len);
     debug_symm(routine, dest, total);
-    void *copy = NULL;
-    const void *send;
-    if (source == (char *)dest + nbytes * (size_t)g.my_pe)
-        send = MPI_IN_PLACE;
-    else
-        send = unaliased(routine, source, nbytes, dest, total, &copy);
+    void *copy;
+    /* MPI_IN_PLACE means something else for an alltoall. */
+    const void *own_slot = alltoall ? NULL : (char *)dest + nbytes * (size_t)g.my_pe;
+    const void *send = send_buffer(routine, source, src_len, dest, total, own_slot, &copy);
     count_t count = count_of(routine, nbytes);
-    MPI_Request req;
-    COLL_IALLGATHER(send, count, MPI_BYTE, dest, count, MPI_BYTE, g.comm, &req);
-    shmpi_wait_request(&req);
+    if (alltoall)
+        COLL_RUN_N(count, MPI_Alltoall, MPI_Ialltoall, send, n_, MPI_BYTE, dest, n_, MPI_BYTE,
+                   g.comm);
+    else
+        COLL_RUN_N(count, MPI_Allgather, MPI_Iallgather, send, n_, MPI_BYTE, dest, n_,
+                   MPI_BYTE, g.comm);
     free(copy);
     return 0;
+}
+
+int shmpi_coll_fcollect(const char *routine, struct shmpi_group g, void *dest,
+                        const void *source, size_t nbytes)
+{
+    return blocks(routine, g, dest, source, nbytes, false);
 }
 
 int shmpi_coll_alltoall(const char *routine, struct shmpi_group g, void *dest,
                         const void *source, size_t nbytes)
 {
-    if (nbytes == 0)
-        return 0;
-    size_t total = mul(routine, nbytes, (size_t)g.n_pes);
-    debug_symm(routine, source, total);
-    debug_symm(routine, dest, total);
-    void *copy = NULL;
-    const void *send = unaliased(routine, source, total, dest, total, &copy);
-    count_t count = count_of(routine, nbytes);
-    MPI_Request req;
-    COLL_IALLTOALL(send, count, MPI_BYTE, dest, count, MPI_BYTE, g.comm, &req);
-    shmpi_wait_request(&req);
-    free(copy);
-    return 0;
+    return blocks(routine, g, dest, source, nbytes, true);
 }
 
 /* Bytes from the first to the end of the last of `n` elements `stride` apart. */
@@ -338,9 +416,7 @@ int shmpi_coll_alltoalls(const char *routine, struct shmpi_group g, void *dest,
     MPI_Type_contiguous((int)elem_size, MPI_BYTE, &elem);
     MPI_Datatype send_type = strided_block(routine, nelems, sst, elem_size, elem);
     MPI_Datatype recv_type = strided_block(routine, nelems, dst, elem_size, elem);
-    MPI_Request req;
-    MPI_Ialltoall(send, 1, send_type, dest, 1, recv_type, g.comm, &req);
-    shmpi_wait_request(&req);
+    COLL_RUN(MPI_Alltoall, MPI_Ialltoall, send, 1, send_type, dest, 1, recv_type, g.comm);
     MPI_Type_free(&send_type);
     MPI_Type_free(&recv_type);
     MPI_Type_free(&elem);
@@ -348,54 +424,52 @@ int shmpi_coll_alltoalls(const char *routine, struct shmpi_group g, void *dest,
     return 0;
 }
 
-int shmpi_coll_reduce(const char *routine, struct shmpi_group g, void *dest, const void *source,
-                      size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op)
+enum reduction { ALLREDUCE, SCAN, EXSCAN };
+
+/* Reductions and scans: dest == source is in place, any other overlap is
+ * served from a copy. */
+static int reduction(const char *routine, struct shmpi_group g, void *dest, const void *source,
+                     size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op,
+                     enum reduction kind)
 {
     if (nelems == 0)
         return 0;
     size_t nbytes = mul(routine, nelems, elem_size);
     debug_symm(routine, source, nbytes);
     debug_symm(routine, dest, nbytes);
-    void *copy = NULL;
-    const void *send;
-    if (source == dest)
-        send = MPI_IN_PLACE;
-    else
-        send = unaliased(routine, source, nbytes, dest, nbytes, &copy);
-    MPI_Request req;
-    COLL_IALLREDUCE(send, dest, count_of(routine, nelems), type, op, g.comm, &req);
-    shmpi_wait_request(&req);
+    void *copy;
+    const void *send = send_buffer(routine, source, nbytes, dest, nbytes, dest, &copy);
+    count_t count = count_of(routine, nelems);
+    switch (kind) {
+    case ALLREDUCE:
+        COLL_RUN_N(count, MPI_Allreduce, MPI_Iallreduce, send, dest, n_, type, op, g.comm);
+        break;
+    case SCAN:
+        COLL_RUN_N(count, MPI_Scan, MPI_Iscan, send, dest, n_, type, op, g.comm);
+        break;
+    case EXSCAN:
+        COLL_RUN_N(count, MPI_Exscan, MPI_Iexscan, send, dest, n_, type, op, g.comm);
+        /* MPI leaves rank 0's receive buffer of an exscan undefined; the
+         * spec has the identity of the sum there (all zero bytes is 0 of
+         * every integer, floating and complex type). */
+        if (g.my_pe == 0)
+            memset(dest, 0, nbytes);
+        break;
+    }
     free(copy);
     return 0;
+}
+
+int shmpi_coll_reduce(const char *routine, struct shmpi_group g, void *dest, const void *source,
+                      size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op)
+{
+    return reduction(routine, g, dest, source, nelems, elem_size, type, op, ALLREDUCE);
 }
 
 int shmpi_coll_scan(const char *routine, struct shmpi_group g, void *dest, const void *source,
                     size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op,
                     bool exclusive)
 {
-    if (nelems == 0)
-        return 0;
-    size_t nbytes = mul(routine, nelems, elem_size);
-    debug_symm(routine, source, nbytes);
-    debug_symm(routine, dest, nbytes);
-    void *copy = NULL;
-    const void *send;
-    if (source == dest)
-        send = MPI_IN_PLACE;
-    else
-        send = unaliased(routine, source, nbytes, dest, nbytes, &copy);
-    count_t count = count_of(routine, nelems);
-    MPI_Request req;
-    if (exclusive)
-        COLL_IEXSCAN(send, dest, count, type, op, g.comm, &req);
-    else
-        COLL_ISCAN(send, dest, count, type, op, g.comm, &req);
-    shmpi_wait_request(&req);
-    /* MPI leaves rank 0's receive buffer of an exscan undefined; the spec
-     * has the identity of the sum there (all zero bytes is 0 of every
-     * integer, floating and complex type). */
-    if (exclusive && g.my_pe == 0)
-        memset(dest, 0, nbytes);
-    free(copy);
-    return 0;
+    return reduction(routine, g, dest, source, nelems, elem_size, type, op,
+                     exclusive ? EXSCAN : SCAN);
 }

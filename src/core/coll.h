@@ -3,10 +3,12 @@
  * deprecated active-set collective of the API is one call here.
  *
  * A collective runs over a group: the communicator of a team, or the
- * cached communicator of an active set.  Each is a nonblocking MPI
- * collective completed by shmpi_wait_request (polls and yields, so RMA
- * aimed at this PE progresses and oversubscribed PEs are not starved).
- * Buffers are the caller's local addresses (MPI needs no symmetric ones).
+ * cached communicator of an active set.  Each is one MPI collective:
+ * the blocking one, or on an oversubscribed node (shmpi_g.oversubscribed)
+ * the nonblocking one completed by shmpi_wait_request (polls and yields, so
+ * the PEs it waits for are not starved).  Either way RMA aimed at this PE
+ * progresses while it waits.  Buffers are the caller's local addresses
+ * (MPI needs no symmetric ones).
  */
 #ifndef SHMPI_COLL_H
 #define SHMPI_COLL_H
