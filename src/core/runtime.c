@@ -4,9 +4,11 @@
  */
 #include "shmpi.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct shmpi_global shmpi_g = {.my_pe = -1, .n_pes = 0};
@@ -113,6 +115,66 @@ int shmpi_init(const char *routine, int requested)
     return shmpi_g.thread_level;
 }
 
+/* Finalize grace for jobs that span nodes (MPICH 4.0 ch4:ucx over TCP).
+ * MPI_Finalize closes every UCX endpoint, waits until all closes are done, then
+ * blocks in a PMI barrier without driving UCX.  Closing a TCP endpoint that
+ * carried traffic is a round trip: UCX sends a zero-length put and waits for the
+ * peer's acknowledgement, which the peer sends only while it drives UCX.  If
+ * rank B is still inside an earlier MPI call when rank A's close request
+ * arrives, B answers it, A finishes its closes and blocks in the PMI barrier,
+ * and B's own close requests later never get an answer: both hang.  (MPICH
+ * removed that PMI barrier upstream.)  So after the last synchronization every
+ * rank waits, without calling MPI, until all have surely left it; then no rank
+ * answers a close request before it has sent its own.  Only when shmpi started
+ * MPI and the job spans more than one node; SHMPI_FINALIZE_GRACE_MS (default
+ * 300) sets the wait, 0 turns it off.  See README.md, "Two nodes". */
+static long finalize_grace_ms(void)
+{
+    if (!shmpi_g.mpi_started_here)
+        return 0;
+    const char *text = getenv("SHMPI_FINALIZE_GRACE_MS");
+    char *end = NULL;
+    long ms = text ? strtol(text, &end, 10) : 300;
+    if (text && (end == text || *end != '\0' || ms < 0 || ms > 600000))
+        shmpi_abort("shmem_finalize", "SHMPI_FINALIZE_GRACE_MS='%s' is not a number of "
+                                      "milliseconds from 0 to 600000",
+                    text);
+    if (ms == 0)
+        return 0;
+    MPI_Comm node;
+    int node_size;
+    MPI_Comm_split_type(shmpi_g.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &node_size);
+    MPI_Comm_free(&node);
+    return node_size < shmpi_g.n_pes ? ms : 0; /* same answer on every PE */
+}
+
+/* Every PE sends one message to every other PE, so that each endpoint is
+ * closed the same way (a TCP endpoint that sent nothing since its last flush
+ * closes at once and its peer may then wait forever for an answer), then a
+ * barrier: the last communication before MPI_Finalize. */
+static void finalize_handshake(void)
+{
+    int n = shmpi_g.n_pes;
+    MPI_Request *req = malloc(2 * (size_t)n * sizeof(MPI_Request));
+    char *in = malloc((size_t)n);
+    char out = 1;
+    if (!req || !in)
+        shmpi_abort("shmem_finalize", "out of memory for %d PEs", n);
+    int k = 0;
+    for (int pe = 0; pe < n; pe++) {
+        if (pe == shmpi_g.my_pe)
+            continue;
+        MPI_Irecv(&in[pe], 1, MPI_CHAR, pe, 0, shmpi_g.comm, &req[k++]);
+        MPI_Isend(&out, 1, MPI_CHAR, pe, 0, shmpi_g.comm, &req[k++]);
+    }
+    for (int i = 0; i < k; i++)
+        MPI_Wait(&req[i], MPI_STATUS_IGNORE);
+    free(req);
+    free(in);
+    MPI_Barrier(shmpi_g.comm);
+}
+
 void shmpi_finalize(void)
 {
     int state = atomic_load(&shmpi_g.init_state);
@@ -127,8 +189,16 @@ void shmpi_finalize(void)
     shmpi_segments_fini();
     shmpi_flush_fini();
     shmpi_heap_destroy(&shmpi_g.heap);
+    long grace_ms = finalize_grace_ms();
+    if (grace_ms > 0)
+        finalize_handshake();
     MPI_Comm_free(&shmpi_g.comm);
     atomic_store(&shmpi_g.init_state, SHMPI_STATE_FINALIZED);
+    if (grace_ms > 0) {
+        struct timespec wait = {grace_ms / 1000, grace_ms % 1000 * 1000000L};
+        while (nanosleep(&wait, &wait) != 0 && errno == EINTR)
+            ;
+    }
     if (shmpi_g.mpi_started_here)
         MPI_Finalize();
 }

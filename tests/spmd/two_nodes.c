@@ -1,0 +1,327 @@
+/*
+ * What must hold when the PEs of a job sit on two nodes (`make check-2nodes` runs this
+ * on two emulated nodes, where SHMPI_TEST_TWO_NODES=1; on one node the same checks run
+ * and the other-node parts hold trivially).  PE numbers are MPI_COMM_WORLD ranks; the
+ * node of a PE comes from MPI_COMM_TYPE_SHARED.
+ *
+ * Without arguments:
+ *   placement  with SHMPI_TEST_TWO_NODES=1: two nodes of n/2 PEs, PEs 0..n/2-1 on the first;
+ *   shared     SHMEM_TEAM_SHARED is the set of PEs whose heap shmem_ptr maps, all on this
+ *              node, and (default mode) exactly this node's PEs; shmem_ptr gives NULL for
+ *              the heap and static data of every PE of another node;
+ *   reach      every PE puts to, gets from, and adds atomically to the static data and the
+ *              heap of every PE; the values and totals are exact;
+ *   order      each PE writes blocks to a PE it maps ("near": copies) and to one it does
+ *              not ("far": MPI, on the other node where there is one) in one sequence:
+ *              put, put, fence, flag put to each -> each sees its block complete when its
+ *              flag arrives; put, put, quiet, flag on the far PE -> the far PE finds both
+ *              blocks complete (its own, and the near PE's by a get).
+ * With "busy USEC": the progress thread runs every USEC microseconds; the last PE computes
+ * for BUSY_SECONDS without calling shmpi while PE 0 puts to its static data and heap,
+ * gets, and adds atomically: each must complete well before the computation ends.
+ */
+#include <mpi.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "testlib.h"
+
+#define MAX_PES 64
+#define BLOCK 4096 /* longs per block (32 KiB) */
+#define ROUNDS 12
+#define BUSY_SECONDS 3.0
+
+static long static_slots[MAX_PES];
+static long static_counter;
+static long busy_static;
+
+static int n, me;
+static int node_of[MAX_PES];   /* lowest PE of each PE's node */
+static int group_of[MAX_PES];  /* lowest PE of each PE's SHMEM_TEAM_SHARED */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int env_on(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+static void learn_placement(void)
+{
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int leader;
+    MPI_Allreduce(&me, &leader, 1, MPI_INT, MPI_MIN, node);
+    MPI_Comm_free(&node);
+    MPI_Allgather(&leader, 1, MPI_INT, node_of, 1, MPI_INT, MPI_COMM_WORLD);
+    int group = shmem_team_translate_pe(SHMEM_TEAM_SHARED, 0, SHMEM_TEAM_WORLD);
+    MPI_Allgather(&group, 1, MPI_INT, group_of, 1, MPI_INT, MPI_COMM_WORLD);
+}
+
+static void check_placement(void)
+{
+    if (!env_on("SHMPI_TEST_TWO_NODES"))
+        return;
+    CHECK(n % 2 == 0, "two nodes need an even number of PEs, got %d", n);
+    for (int pe = 0; pe < n; pe++)
+        CHECK(node_of[pe] == (pe < n / 2 ? 0 : n / 2), "PE %d is on the node of PE %d", pe,
+              node_of[pe]);
+}
+
+static void check_shared(long *heap_word)
+{
+    int size = shmem_team_n_pes(SHMEM_TEAM_SHARED);
+    int node_size = 0;
+    for (int pe = 0; pe < n; pe++)
+        node_size += node_of[pe] == node_of[me];
+    CHECK(size >= 1 && size <= node_size, "SHMEM_TEAM_SHARED has %d PEs, node %d", size,
+          node_size);
+    CHECK(shmem_team_my_pe(SHMEM_TEAM_SHARED) >= 0, "not a member of SHMEM_TEAM_SHARED");
+    if (!env_on("SHMPI_MPI_ONLY") && !env_on("SHMPI_PSEUDO_NODE_SIZE"))
+        CHECK(size == node_size, "SHMEM_TEAM_SHARED has %d PEs, this node %d", size, node_size);
+    int members = 0;
+    for (int pe = 0; pe < n; pe++) {
+        int in_team = group_of[pe] == group_of[me];
+        members += in_team;
+        CHECK((shmem_ptr(heap_word, pe) != NULL) == in_team,
+              "shmem_ptr(heap, %d) %p but PE %d %s SHMEM_TEAM_SHARED", pe,
+              shmem_ptr(heap_word, pe), pe, in_team ? "is in" : "is not in");
+        if (node_of[pe] != node_of[me]) {
+            CHECK(!in_team, "PE %d of another node is in SHMEM_TEAM_SHARED", pe);
+            CHECK(shmem_ptr(&static_counter, pe) == NULL, "shmem_ptr(static, %d) of another node",
+                  pe);
+        }
+    }
+    CHECK(members == size, "%d PEs share the team's first PE, team has %d", members, size);
+    for (int i = 0; i < size; i++) {
+        int pe = shmem_team_translate_pe(SHMEM_TEAM_SHARED, i, SHMEM_TEAM_WORLD);
+        CHECK(pe >= 0 && group_of[pe] == group_of[me], "team member %d is PE %d", i, pe);
+    }
+}
+
+static long slot_value(int from, int to) { return 1000003L * (from + 1) + 7919L * to; }
+
+static void check_reach(long *heap_slots, long *heap_counter)
+{
+    for (int pe = 0; pe < n; pe++) {
+        shmem_long_p(&static_slots[me], slot_value(me, pe), pe);
+        shmem_long_put(&heap_slots[me], (long[]){slot_value(me, pe) + 1}, 1, pe);
+        shmem_long_atomic_fetch_add(&static_counter, me + 1, pe);
+        shmem_long_atomic_add(heap_counter, 2 * (me + 1), pe);
+    }
+    shmem_barrier_all();
+    long total = (long)n * (n + 1) / 2;
+    CHECK(static_counter == total, "static counter %ld, expected %ld", static_counter, total);
+    CHECK(*heap_counter == 2 * total, "heap counter %ld, expected %ld", *heap_counter, 2 * total);
+    for (int from = 0; from < n; from++) {
+        CHECK(static_slots[from] == slot_value(from, me), "static slot of PE %d: %ld", from,
+              static_slots[from]);
+        CHECK(heap_slots[from] == slot_value(from, me) + 1, "heap slot of PE %d: %ld", from,
+              heap_slots[from]);
+    }
+    for (int pe = 0; pe < n; pe++) {
+        long s = shmem_long_g(&static_slots[me], pe), h;
+        shmem_long_get(&h, &heap_slots[me], 1, pe);
+        CHECK(s == slot_value(me, pe) && h == slot_value(me, pe) + 1,
+              "read back from PE %d: static %ld heap %ld", pe, s, h);
+        CHECK(shmem_long_atomic_fetch(&static_counter, pe) == total, "counter of PE %d", pe);
+    }
+    shmem_barrier_all();
+}
+
+/* The peer this PE reaches by copies (its next SHMEM_TEAM_SHARED member), or -1. */
+static int near_of(int o)
+{
+    for (int k = 1; k < n; k++) {
+        int pe = (o + k) % n;
+        if (group_of[pe] == group_of[o])
+            return pe;
+    }
+    return -1;
+}
+
+/* A peer this PE reaches through MPI, on another node if there is one, or -1. */
+static int far_of(int o)
+{
+    int fallback = -1;
+    for (int k = 1; k < n; k++) {
+        int pe = (o + k) % n;
+        if (node_of[pe] != node_of[o])
+            return pe;
+        if (group_of[pe] != group_of[o] && fallback < 0)
+            fallback = pe;
+    }
+    return fallback;
+}
+
+static long block_value(int origin, int round, int kind, long i)
+{
+    return ((long)origin << 40) + ((long)round << 24) + ((long)kind << 20) + i;
+}
+
+/* Blocks: fence_block[o] and quiet_block[o] hold origin o's data (BLOCK longs each);
+ * fence_flag[o] and quiet_flag[o] its flags. */
+static void check_order(long *fence_block, long *quiet_block, long *fence_flag,
+                        long *quiet_flag, long *src)
+{
+    int near = near_of(me), far = far_of(me);
+    for (int round = 1; round <= ROUNDS; round++) {
+        /* fence: data to both, fence, a flag to each */
+        for (long i = 0; i < BLOCK; i++)
+            src[i] = block_value(me, round, 1, i);
+        if (far >= 0)
+            shmem_long_put(&fence_block[(long)me * BLOCK], src, BLOCK, far);
+        if (near >= 0)
+            shmem_long_put(&fence_block[(long)me * BLOCK], src, BLOCK, near);
+        shmem_fence();
+        if (far >= 0)
+            shmem_long_p(&fence_flag[me], round, far);
+        if (near >= 0)
+            shmem_long_p(&fence_flag[me], round, near);
+        /* quiet: data to both, quiet, one flag on the far PE (or the near one) */
+        for (long i = 0; i < BLOCK; i++)
+            src[i] = block_value(me, round, 2, i);
+        if (near >= 0)
+            shmem_long_put_nbi(&quiet_block[(long)me * BLOCK], src, BLOCK, near);
+        if (far >= 0)
+            shmem_long_put_nbi(&quiet_block[(long)me * BLOCK], src, BLOCK, far);
+        shmem_quiet();
+        int checker = far >= 0 ? far : near;
+        if (checker >= 0)
+            shmem_long_atomic_set(&quiet_flag[me], round, checker);
+
+        /* As a target: every origin that chose this PE. */
+        for (int o = 0; o < n; o++) {
+            if (o == me)
+                continue;
+            int o_near = near_of(o), o_far = far_of(o);
+            if (o_near == me || o_far == me) {
+                shmem_long_wait_until(&fence_flag[o], SHMEM_CMP_EQ, round);
+                for (long i = 0; i < BLOCK; i++)
+                    CHECK(fence_block[(long)o * BLOCK + i] == block_value(o, round, 1, i),
+                          "round %d: fence block of PE %d (%s) word %ld is %#lx", round, o,
+                          o_far == me ? "far" : "near", i,
+                          (unsigned long)fence_block[(long)o * BLOCK + i]);
+            }
+            int o_checker = o_far >= 0 ? o_far : o_near;
+            if (o_checker == me) {
+                shmem_long_wait_until(&quiet_flag[o], SHMEM_CMP_EQ, round);
+                for (long i = 0; i < BLOCK; i++)
+                    CHECK(quiet_block[(long)o * BLOCK + i] == block_value(o, round, 2, i),
+                          "round %d: quiet block of PE %d here, word %ld", round, o, i);
+                int other = o_checker == o_far ? o_near : -1;
+                if (other >= 0) {
+                    long *copy = malloc(BLOCK * sizeof(long));
+                    CHECK(copy != NULL, "malloc");
+                    shmem_long_get(copy, &quiet_block[(long)o * BLOCK], BLOCK, other);
+                    for (long i = 0; i < BLOCK; i++)
+                        CHECK(copy[i] == block_value(o, round, 2, i),
+                              "round %d: quiet block of PE %d on its near PE %d, word %ld "
+                              "is %#lx",
+                              round, o, other, i, (unsigned long)copy[i]);
+                    free(copy);
+                }
+            }
+        }
+        shmem_barrier_all();
+    }
+}
+
+static void busy(void)
+{
+    long *heap_word = shmem_calloc(1, sizeof(long));
+    CHECK(heap_word != NULL, "calloc");
+    int target = n - 1;
+    shmem_barrier_all();
+    if (me == target) {
+        /* Compute without entering shmpi (or MPI). */
+        volatile double x = 0;
+        double end = now() + BUSY_SECONDS;
+        while (now() < end)
+            for (int i = 0; i < 1000; i++)
+                x += 1e-9 * i;
+        CHECK(busy_static == 42 && *heap_word == 43 + 5, "after computing: static %ld heap %ld",
+              busy_static, *heap_word);
+    } else if (me == 0) {
+        struct timespec pause = {0, 200 * 1000 * 1000}; /* the target is computing now */
+        nanosleep(&pause, NULL);
+        double t0 = now();
+        shmem_long_p(&busy_static, 42, target);
+        shmem_quiet();
+        double t_static = now() - t0;
+        t0 = now();
+        shmem_long_p(heap_word, 43, target);
+        shmem_quiet();
+        double t_heap = now() - t0;
+        t0 = now();
+        long got = shmem_long_g(&busy_static, target);
+        long old = shmem_long_atomic_fetch_add(heap_word, 5, target);
+        double t_read = now() - t0;
+        CHECK(got == 42 && old == 43, "read back %ld, fetched %ld", got, old);
+        printf("busy target PE %d: put+quiet static %.1f ms, heap %.1f ms; get+fetch_add "
+               "%.1f ms (it computes %.0f s)\n",
+               target, 1e3 * t_static, 1e3 * t_heap, 1e3 * t_read, BUSY_SECONDS);
+        fflush(stdout);
+        double limit = BUSY_SECONDS / 3;
+        CHECK(t_static < limit && t_heap < limit && t_read < limit,
+              "a busy PE's memory was not reachable while it computed: %.3f %.3f %.3f s",
+              t_static, t_heap, t_read);
+    }
+    shmem_barrier_all();
+    shmem_free(heap_word);
+}
+
+int main(int argc, char **argv)
+{
+    int busy_mode = argc > 2 && strcmp(argv[1], "busy") == 0;
+    if (busy_mode)
+        setenv("SHMPI_PROGRESS_THREAD", argv[2], 1);
+    shmem_init();
+    n = shmem_n_pes();
+    me = shmem_my_pe();
+    CHECK(n <= MAX_PES, "at most %d PEs", MAX_PES);
+    learn_placement();
+    check_placement();
+    if (busy_mode) {
+        CHECK(n >= 2, "busy needs 2 PEs");
+        busy();
+        test_passed("two_nodes busy");
+        shmem_finalize();
+        return 0;
+    }
+
+    long *heap_slots = shmem_calloc(MAX_PES, sizeof(long));
+    long *heap_counter = shmem_calloc(1, sizeof(long));
+    long *fence_block = shmem_calloc((size_t)n * BLOCK, sizeof(long));
+    long *quiet_block = shmem_calloc((size_t)n * BLOCK, sizeof(long));
+    long *fence_flag = shmem_calloc((size_t)n, sizeof(long));
+    long *quiet_flag = shmem_calloc((size_t)n, sizeof(long));
+    long *src = malloc(BLOCK * sizeof(long));
+    CHECK(heap_slots && heap_counter && fence_block && quiet_block && fence_flag && quiet_flag &&
+              src,
+          "allocation");
+    check_shared(heap_counter);
+    check_reach(heap_slots, heap_counter);
+    check_order(fence_block, quiet_block, fence_flag, quiet_flag, src);
+    if (me == 0 && env_on("SHMPI_TEST_TWO_NODES"))
+        printf("PEs 0-%d on one node, %d-%d on the other; near of PE 0: %d, far: %d\n",
+               n / 2 - 1, n / 2, n - 1, near_of(0), far_of(0));
+    free(src);
+    shmem_free(quiet_flag);
+    shmem_free(fence_flag);
+    shmem_free(quiet_block);
+    shmem_free(fence_block);
+    shmem_free(heap_counter);
+    shmem_free(heap_slots);
+    test_passed("two_nodes");
+    shmem_finalize();
+    return 0;
+}
