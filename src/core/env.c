@@ -31,6 +31,7 @@ enum {
     VAR_PROGRESS_THREAD,
     VAR_SHARE_STATIC,
     VAR_YIELD_WAITS,
+    VAR_FINALIZE_GRACE_MS,
 };
 
 static const struct env_var env_table[] = {
@@ -55,6 +56,10 @@ static const struct env_var env_table[] = {
     [VAR_YIELD_WAITS] = {"SHMPI_YIELD_WAITS", NULL, ENV_FLAG, "auto",
      "1: waits for MPI completion (blocking get/put, AMOs, quiet) yield the CPU instead of "
      "spinning in MPI_Win_flush; 0: they spin; auto: 1 when a node runs more PEs than cores"},
+    [VAR_FINALIZE_GRACE_MS] = {"SHMPI_FINALIZE_GRACE_MS", NULL, ENV_COUNT, "300",
+     "ms every PE waits, without calling MPI, before the MPI_Finalize of a job that spans "
+     "nodes and whose MPI shmpi started (works around a hang of MPICH 4.0 ch4:ucx over TCP); "
+     "0: no wait"},
 };
 #define N_ENV_VARS (sizeof(env_table) / sizeof(env_table[0]))
 
@@ -116,6 +121,15 @@ void shmpi_env_read(void)
                     "from 0 to 1000000; 0 = no progress thread)",
                     value);
     env->progress_interval_us = count;
+
+    count = 300;
+    value = env_lookup(&env_table[VAR_FINALIZE_GRACE_MS]);
+    if (value && (shmpi_parse_count(value, &count) || count > 600000))
+        shmpi_abort("shmem_init",
+                    "SHMPI_FINALIZE_GRACE_MS=\"%s\" is not valid (expected milliseconds from 0 "
+                    "to 600000)",
+                    value);
+    env->finalize_grace_ms = count;
 
     value = env_lookup(&env_table[VAR_YIELD_WAITS]);
     if (!value || strcmp(value, "auto") == 0)

@@ -132,13 +132,7 @@ static long finalize_grace_ms(void)
 {
     if (!shmpi_g.mpi_started_here)
         return 0;
-    const char *text = getenv("SHMPI_FINALIZE_GRACE_MS");
-    char *end = NULL;
-    long ms = text ? strtol(text, &end, 10) : 300;
-    if (text && (end == text || *end != '\0' || ms < 0 || ms > 600000))
-        shmpi_abort("shmem_finalize", "SHMPI_FINALIZE_GRACE_MS='%s' is not a number of "
-                                      "milliseconds from 0 to 600000",
-                    text);
+    long ms = shmpi_g.env.finalize_grace_ms;
     if (ms == 0)
         return 0;
     MPI_Comm node;

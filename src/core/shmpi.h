@@ -43,6 +43,7 @@ struct shmpi_env {
     long progress_interval_us; /* SHMPI_PROGRESS_THREAD: 0 = off, else the polling
                                   interval of shmpi's progress thread */
     int yield_waits;       /* SHMPI_YIELD_WAITS: -1 auto (when oversubscribed), 0, 1 */
+    long finalize_grace_ms; /* SHMPI_FINALIZE_GRACE_MS (src/core/runtime.c) */
 };
 #include "parse.h"
 /* Reads all variables into shmpi_g.env; a bad value is a clear error. */
