@@ -166,16 +166,8 @@ struct mpi_word {
 
 static uint64_t mpi_read(const struct mpi_word *w)
 {
-    uint64_t unused = 0, result = 0;
-    if (shmpi_g.yield_waits) { /* wait on a request, yielding (flush.c) */
-        MPI_Request req;
-        MPI_Rget_accumulate(&unused, 1, w->type, &result, 1, w->type, w->pe, w->disp, 1,
-                            w->type, MPI_NO_OP, shmpi_g.win, &req);
-        shmpi_wait_request(&req);
-    } else {
-        MPI_Fetch_and_op(&unused, &result, w->type, w->pe, w->disp, MPI_NO_OP, shmpi_g.win);
-        MPI_Win_flush(w->pe, shmpi_g.win);
-    }
+    uint64_t result = 0;
+    shmpi_fetch_word(w->pe, w->disp, w->type, &result);
     /* result holds w->size bytes at its start. */
     return load_bits(&result, w->size);
 }
@@ -367,8 +359,8 @@ static void defer(enum shmpi_amo_op op, enum shmpi_amo_type type, const struct m
                              w->disp, shmpi_g.win);
         hint_set(w, new_value);
     }
+    /* No shmpi_flush_mark: the drain flushes the queued PEs itself. */
     atomic_store_explicit(&shmpi_g.amo_deferred, 1, memory_order_release);
-    shmpi_flush_mark(w->pe);
     pthread_mutex_unlock(&deferred_lock);
 }
 

@@ -24,9 +24,7 @@
  */
 #include "shmpi.h"
 
-#include <sched.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 /* The default probe reads the first word of the target's heap: shmpi's
  * reserved block, which every PE has. */
@@ -43,13 +41,30 @@ static void probe_start(int pe, MPI_Aint disp, MPI_Datatype type, uint64_t *resu
                         shmpi_g.win, req);
 }
 
+/* Reads the word through a probe, waiting (yielding) for the answer. */
+static void probe_wait(int pe, MPI_Aint disp, MPI_Datatype type, uint64_t *result)
+{
+    MPI_Request req;
+    probe_start(pe, disp, type, result, &req);
+    shmpi_wait_request(&req);
+}
+
+void shmpi_fetch_word(int pe, MPI_Aint disp, MPI_Datatype type, uint64_t *result)
+{
+    if (shmpi_g.yield_waits) {
+        probe_wait(pe, disp, type, result);
+        return;
+    }
+    uint64_t unused = 0;
+    MPI_Fetch_and_op(&unused, result, type, pe, disp, MPI_NO_OP, shmpi_g.win);
+    MPI_Win_flush(pe, shmpi_g.win);
+}
+
 void shmpi_flush_word(int pe, MPI_Aint disp, MPI_Datatype type)
 {
     if (shmpi_g.yield_waits) {
-        uint64_t result;
-        MPI_Request req;
-        probe_start(pe, disp, type, &result, &req);
-        shmpi_wait_request(&req);
+        uint64_t unused;
+        probe_wait(pe, disp, type, &unused);
     }
     MPI_Win_flush(pe, shmpi_g.win);
 }
@@ -97,27 +112,8 @@ void shmpi_flush_all(void)
     MPI_Win_flush_all(shmpi_g.win);
 }
 
-/* CPUs this process may run on (mpiexec does not bind by default). */
-static int usable_cpus(void)
-{
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
-        return CPU_COUNT(&set);
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
-}
-
 void shmpi_flush_init(void)
 {
-    MPI_Comm node;
-    int node_pes;
-    MPI_Comm_split_type(shmpi_g.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &node_pes);
-    MPI_Comm_free(&node);
-    int oversubscribed = node_pes > usable_cpus();
-    /* Every PE decides the same way (a node may differ from another). */
-    MPI_Allreduce(MPI_IN_PLACE, &oversubscribed, 1, MPI_INT, MPI_LOR, shmpi_g.comm);
-    shmpi_g.oversubscribed = oversubscribed != 0;
     shmpi_g.yield_waits = shmpi_g.env.yield_waits < 0 ? shmpi_g.oversubscribed
                                                       : shmpi_g.env.yield_waits != 0;
     pending_words = ((size_t)shmpi_g.n_pes + 63) / 64;

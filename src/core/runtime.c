@@ -5,6 +5,7 @@
 #include "shmpi.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,33 @@ static void print_banner(void)
 }
 
 /* Returns the provided thread level. */
+/* CPUs this process may run on (mpiexec does not bind by default). */
+static int usable_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+/* Sets shmpi_g.oversubscribed and spans_nodes from the real nodes (not
+ * pseudo-nodes), the same on every PE (collective). */
+static void read_node_shape(void)
+{
+    MPI_Comm node;
+    int node_pes;
+    MPI_Comm_split_type(shmpi_g.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &node_pes);
+    MPI_Comm_free(&node);
+    /* One node with fewer PEs than the job means several nodes, on every PE. */
+    shmpi_g.spans_nodes = node_pes < shmpi_g.n_pes;
+    int oversubscribed = node_pes > usable_cpus();
+    /* Nodes may differ: every PE takes the same decision. */
+    MPI_Allreduce(MPI_IN_PLACE, &oversubscribed, 1, MPI_INT, MPI_LOR, shmpi_g.comm);
+    shmpi_g.oversubscribed = oversubscribed != 0;
+}
+
 int shmpi_init(const char *routine, int requested)
 {
     int state = atomic_load(&shmpi_g.init_state);
@@ -106,6 +134,7 @@ int shmpi_init(const char *routine, int requested)
     shmpi_segments_init();
     shmpi_heap_setup();
     shmpi_amo_init();
+    read_node_shape();
     shmpi_flush_init();
     shmpi_teams_init();
     print_banner();
@@ -130,17 +159,7 @@ int shmpi_init(const char *routine, int requested)
  * 300) sets the wait, 0 turns it off.  See README.md, "Two nodes". */
 static long finalize_grace_ms(void)
 {
-    if (!shmpi_g.mpi_started_here)
-        return 0;
-    long ms = shmpi_g.env.finalize_grace_ms;
-    if (ms == 0)
-        return 0;
-    MPI_Comm node;
-    int node_size;
-    MPI_Comm_split_type(shmpi_g.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &node_size);
-    MPI_Comm_free(&node);
-    return node_size < shmpi_g.n_pes ? ms : 0; /* same answer on every PE */
+    return shmpi_g.mpi_started_here && shmpi_g.spans_nodes ? shmpi_g.env.finalize_grace_ms : 0;
 }
 
 /* Every PE sends one message to every other PE, so that each endpoint is

@@ -93,13 +93,16 @@ void shmpi_wait_request(MPI_Request *req);
  * each first waits, yielding, for a probe to the target, so an origin does
  * not spin in MPI_Win_flush while the PE it waits for needs its core. */
 void shmpi_flush(int pe);                   /* MPI_Win_flush */
+/* Reads a word with MPI_NO_OP (atomic with the window's compare-and-swaps)
+ * and waits for the value; `result` gets the word's bytes at its start. */
+void shmpi_fetch_word(int pe, MPI_Aint disp, MPI_Datatype type, uint64_t *result);
 /* MPI_Win_flush after an accumulate on the word at `disp`: the probe reads
  * that word, so MPI's accumulate ordering puts it after the operation. */
 void shmpi_flush_word(int pe, MPI_Aint disp, MPI_Datatype type);
 void shmpi_flush_all(void);                 /* MPI_Win_flush_all */
 /* Records a PE with MPI operations for shmpi_flush_all to wait for. */
 void shmpi_flush_mark(int pe);
-/* Decides shmpi_g.oversubscribed and yield_waits (collective, init). */
+/* Decides shmpi_g.yield_waits (init, after shmpi_g.oversubscribed). */
 void shmpi_flush_init(void);
 void shmpi_flush_fini(void);
 /* The optional progress thread (SHMPI_PROGRESS_THREAD): started at the
@@ -241,6 +244,7 @@ struct shmpi_global {
     long page_size;
     size_t heap_align;           /* largest alignment of the heap base on every PE */
     bool oversubscribed;         /* some node runs more PEs than it has CPUs (same on all PEs) */
+    bool spans_nodes;            /* the PEs are on more than one node (same on all PEs) */
     bool yield_waits;            /* completion waits yield (flush.c) */
     bool seg_all_local[SHMPI_NSEGS]; /* every PE's segment is mapped here (one
                                     shared-memory node, no SHMPI_MPI_ONLY/PSEUDO_NODE_SIZE):
