@@ -77,6 +77,20 @@ static bool flag_value(const char *value)
     return value != NULL;
 }
 
+/* The non-negative integer in variable `var`, or `fallback` if it is unset;
+ * a malformed value or one above `max` ends the job: VAR="value" is not
+ * `what` (expected `expected`). */
+static long count_value(int var, long fallback, long max, const char *what,
+                        const char *expected)
+{
+    const char *value = env_lookup(&env_table[var]);
+    long count = fallback;
+    if (value && (shmpi_parse_count(value, &count) || count > max))
+        shmpi_abort("shmem_init", "%s=\"%s\" is not %s (expected %s)", env_table[var].name,
+                    value, what, expected);
+    return count;
+}
+
 void shmpi_env_read(void)
 {
     struct shmpi_env *env = &shmpi_g.env;
@@ -104,32 +118,14 @@ void shmpi_env_read(void)
     value = env_lookup(&env_table[VAR_SHARE_STATIC]);
     env->share_static = !value || strcmp(value, "0") != 0;
 
-    long count = 0;
-    value = env_lookup(&env_table[VAR_PSEUDO_NODE_SIZE]);
-    if (value && (shmpi_parse_count(value, &count) || count > 1 << 20))
-        shmpi_abort("shmem_init",
-                    "SHMPI_PSEUDO_NODE_SIZE=\"%s\" is not a valid count (expected an integer "
-                    ">= 0)",
-                    value);
-    env->pseudo_node_size = (int)count;
-
-    count = 0;
-    value = env_lookup(&env_table[VAR_PROGRESS_THREAD]);
-    if (value && (shmpi_parse_count(value, &count) || count > 1000000))
-        shmpi_abort("shmem_init",
-                    "SHMPI_PROGRESS_THREAD=\"%s\" is not a valid interval (expected microseconds "
-                    "from 0 to 1000000; 0 = no progress thread)",
-                    value);
-    env->progress_interval_us = count;
-
-    count = 300;
-    value = env_lookup(&env_table[VAR_FINALIZE_GRACE_MS]);
-    if (value && (shmpi_parse_count(value, &count) || count > 600000))
-        shmpi_abort("shmem_init",
-                    "SHMPI_FINALIZE_GRACE_MS=\"%s\" is not valid (expected milliseconds from 0 "
-                    "to 600000)",
-                    value);
-    env->finalize_grace_ms = count;
+    env->pseudo_node_size =
+        (int)count_value(VAR_PSEUDO_NODE_SIZE, 0, 1 << 20, "a valid count",
+                         "an integer >= 0");
+    env->progress_interval_us =
+        count_value(VAR_PROGRESS_THREAD, 0, 1000000, "a valid interval",
+                    "microseconds from 0 to 1000000; 0 = no progress thread");
+    env->finalize_grace_ms = count_value(VAR_FINALIZE_GRACE_MS, 300, 600000, "valid",
+                                         "milliseconds from 0 to 600000");
 
     value = env_lookup(&env_table[VAR_YIELD_WAITS]);
     if (!value || strcmp(value, "auto") == 0)
