@@ -119,7 +119,7 @@ void bench_finalize(void)
 }
 
 /* ---- synchronization that yields -------------------------------------------------- */
-static void wait_yielding(MPI_Request *req)
+void bench_wait_yield(MPI_Request *req)
 {
     unsigned spins = 0;
     for (;;) {
@@ -127,7 +127,7 @@ static void wait_yielding(MPI_Request *req)
         MPI_Test(req, &done, MPI_STATUS_IGNORE);
         if (done)
             return;
-        if (++spins > 8)
+        if (++spins >= 16)
             sched_yield();
     }
 }
@@ -136,14 +136,14 @@ void bench_sync(void)
 {
     MPI_Request req;
     MPI_Ibarrier(bench_job.comm, &req);
-    wait_yielding(&req);
+    bench_wait_yield(&req);
 }
 
 void bench_allreduce_max(double *vals, int n)
 {
     MPI_Request req;
     MPI_Iallreduce(MPI_IN_PLACE, vals, n, MPI_DOUBLE, MPI_MAX, bench_job.comm, &req);
-    wait_yielding(&req);
+    bench_wait_yield(&req);
 }
 
 bool bench_all(bool mine)
@@ -151,7 +151,7 @@ bool bench_all(bool mine)
     int v = mine;
     MPI_Request req;
     MPI_Iallreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_LAND, bench_job.comm, &req);
-    wait_yielding(&req);
+    bench_wait_yield(&req);
     return v != 0;
 }
 

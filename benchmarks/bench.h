@@ -94,6 +94,9 @@ void bench_run(const struct bench_variant *v, int nv, struct bench_stat *out);
 void bench_sync(void);
 /* The same for an MPI_MAX allreduce of doubles. */
 void bench_allreduce_max(double *vals, int n);
+/* Waits for a request with MPI_Test, yielding after 16 tries (the harness's
+ * own synchronization, and the request-based reference columns). */
+void bench_wait_yield(MPI_Request *req);
 /* Logical AND over PEs (consistent availability of a variant). */
 bool bench_all(bool mine);
 

@@ -18,7 +18,6 @@
  */
 #include "bench.h"
 
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,19 +33,6 @@ struct coll {
     size_t bytes;    /* per PE (fcollect/alltoall: per block) */
     int rc;          /* first nonzero return of a shmem collective */
 };
-
-static void wait_yield(MPI_Request *req)
-{
-    unsigned spins = 0;
-    for (;;) {
-        int done = 0;
-        MPI_Test(req, &done, MPI_STATUS_IGNORE);
-        if (done)
-            return;
-        if (++spins >= 16)
-            sched_yield();
-    }
-}
 
 static void keep_rc(struct coll *c, int rc)
 {
@@ -82,7 +68,7 @@ static void barrier_mpi_nb(void *arg, long n)
     for (long i = 0; i < n; i++) {
         MPI_Request req;
         MPI_Ibarrier(MPI_COMM_WORLD, &req);
-        wait_yield(&req);
+        bench_wait_yield(&req);
     }
 }
 
@@ -107,7 +93,7 @@ static void bcast_mpi_nb(void *arg, long n)
     for (long i = 0; i < n; i++) {
         MPI_Request req;
         MPI_Ibcast(c->dst, (int)c->bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
-        wait_yield(&req);
+        bench_wait_yield(&req);
     }
 }
 
@@ -135,7 +121,7 @@ static void reduce_mpi_nb(void *arg, long n)
         MPI_Request req;
         MPI_Iallreduce(c->src, c->dst, (int)(c->bytes / sizeof(long)), MPI_LONG, MPI_SUM,
                        MPI_COMM_WORLD, &req);
-        wait_yield(&req);
+        bench_wait_yield(&req);
     }
 }
 
@@ -162,7 +148,7 @@ static void fcollect_mpi_nb(void *arg, long n)
         MPI_Request req;
         MPI_Iallgather(c->src, (int)c->bytes, MPI_BYTE, c->dst, (int)c->bytes, MPI_BYTE,
                        MPI_COMM_WORLD, &req);
-        wait_yield(&req);
+        bench_wait_yield(&req);
     }
 }
 
@@ -189,7 +175,7 @@ static void alltoall_mpi_nb(void *arg, long n)
         MPI_Request req;
         MPI_Ialltoall(c->src, (int)c->bytes, MPI_BYTE, c->dst, (int)c->bytes, MPI_BYTE,
                       MPI_COMM_WORLD, &req);
-        wait_yield(&req);
+        bench_wait_yield(&req);
     }
 }
 

@@ -93,24 +93,11 @@ static void get_mpi(void *arg, long n)
     }
 }
 
-/* Diagnostic: the blocking transfer as request-based RMA, waited for the
- * way shmpi waits for collectives (MPI_Test, sched_yield after 16 tries)
- * instead of MPI_Win_flush*, which spins inside MPI without yielding.
- * With more PEs than cores the target of an MPI operation needs the CPU to
- * progress it, so how the origin waits decides the latency. */
-static void wait_req_yield(MPI_Request *req)
-{
-    unsigned spins = 0;
-    for (;;) {
-        int done = 0;
-        MPI_Test(req, &done, MPI_STATUS_IGNORE);
-        if (done)
-            return;
-        if (++spins >= 16)
-            sched_yield();
-    }
-}
-
+/* Diagnostic: the blocking transfer as request-based RMA, waited for with
+ * MPI_Test and sched_yield after 16 tries (bench_wait_yield) instead of
+ * MPI_Win_flush*, which spins inside MPI without yielding.  With more PEs
+ * than cores the target of an MPI operation needs the CPU to progress it,
+ * so how the origin waits decides the latency. */
 static void put_mpi_req(void *arg, long n)
 {
     struct xfer *x = arg;
@@ -118,7 +105,7 @@ static void put_mpi_req(void *arg, long n)
         MPI_Request req;
         MPI_Rput(x->loc, (int)x->size, MPI_BYTE, x->peer, x->w->disp[x->peer], (int)x->size,
                  MPI_BYTE, x->w->win, &req);
-        wait_req_yield(&req);
+        bench_wait_yield(&req);
     }
 }
 
@@ -129,7 +116,7 @@ static void get_mpi_req(void *arg, long n)
         MPI_Request req;
         MPI_Rget(x->loc, (int)x->size, MPI_BYTE, x->peer, x->w->disp[x->peer], (int)x->size,
                  MPI_BYTE, x->w->win, &req);
-        wait_req_yield(&req);
+        bench_wait_yield(&req);
     }
 }
 
