@@ -57,9 +57,8 @@ static const struct env_var env_table[] = {
      "1: waits for MPI completion (blocking get/put, AMOs, quiet) yield the CPU instead of "
      "spinning in MPI_Win_flush; 0: they spin; auto: 1 when a node runs more PEs than cores"},
     [VAR_FINALIZE_GRACE_MS] = {"SHMPI_FINALIZE_GRACE_MS", NULL, ENV_COUNT, "300",
-     "ms every PE waits, without calling MPI, before the MPI_Finalize of a job that spans "
-     "nodes and whose MPI shmpi started (works around a hang of MPICH 4.0 ch4:ucx over TCP); "
-     "0: no wait"},
+     "ms every PE waits, without calling MPI, before MPI_Finalize closes the connections of "
+     "a job that spans nodes (works around a hang of MPICH 4.0 ch4:ucx over TCP); 0: no wait"},
 };
 #define N_ENV_VARS (sizeof(env_table) / sizeof(env_table[0]))
 

@@ -84,6 +84,8 @@ static void read_node_shape(void)
     shmpi_g.oversubscribed = oversubscribed != 0;
 }
 
+static void arm_grace_at_mpi_finalize(void);
+
 int shmpi_init(const char *routine, int requested)
 {
     int state = atomic_load(&shmpi_g.init_state);
@@ -135,6 +137,7 @@ int shmpi_init(const char *routine, int requested)
     shmpi_heap_setup();
     shmpi_amo_init();
     read_node_shape();
+    arm_grace_at_mpi_finalize();
     shmpi_flush_init();
     shmpi_teams_init();
     print_banner();
@@ -154,19 +157,26 @@ int shmpi_init(const char *routine, int requested)
  * and B's own close requests later never get an answer: both hang.  (MPICH
  * removed that PMI barrier upstream.)  So after the last synchronization every
  * rank waits, without calling MPI, until all have surely left it; then no rank
- * answers a close request before it has sent its own.  Only when shmpi started
- * MPI and the job spans more than one node; SHMPI_FINALIZE_GRACE_MS (default
- * 300) sets the wait, 0 turns it off.  See README.md, "Two nodes". */
+ * answers a close request before it has sent its own.  Only when the job spans
+ * more than one node; SHMPI_FINALIZE_GRACE_MS (default 300) sets the wait, 0
+ * turns it off.  See README.md, "Two nodes". */
 static long finalize_grace_ms(void)
 {
-    return shmpi_g.mpi_started_here && shmpi_g.spans_nodes ? shmpi_g.env.finalize_grace_ms : 0;
+    return shmpi_g.spans_nodes ? shmpi_g.env.finalize_grace_ms : 0;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec wait = {ms / 1000, ms % 1000 * 1000000L};
+    while (nanosleep(&wait, &wait) != 0 && errno == EINTR)
+        ;
 }
 
 /* Every PE sends one message to every other PE, so that each endpoint is
  * closed the same way (a TCP endpoint that sent nothing since its last flush
  * closes at once and its peer may then wait forever for an answer), then a
  * barrier: the last communication before MPI_Finalize. */
-static void finalize_handshake(void)
+static void finalize_handshake(MPI_Comm comm)
 {
     int n = shmpi_g.n_pes;
     MPI_Request *req = malloc(2 * (size_t)n * sizeof(MPI_Request));
@@ -178,14 +188,42 @@ static void finalize_handshake(void)
     for (int pe = 0; pe < n; pe++) {
         if (pe == shmpi_g.my_pe)
             continue;
-        MPI_Irecv(&in[pe], 1, MPI_CHAR, pe, 0, shmpi_g.comm, &req[k++]);
-        MPI_Isend(&out, 1, MPI_CHAR, pe, 0, shmpi_g.comm, &req[k++]);
+        MPI_Irecv(&in[pe], 1, MPI_CHAR, pe, 0, comm, &req[k++]);
+        MPI_Isend(&out, 1, MPI_CHAR, pe, 0, comm, &req[k++]);
     }
     for (int i = 0; i < k; i++)
         MPI_Wait(&req[i], MPI_STATUS_IGNORE);
     free(req);
     free(in);
-    MPI_Barrier(shmpi_g.comm);
+    MPI_Barrier(comm);
+}
+
+/* A program that initialized MPI itself also finalizes it, after
+ * shmem_finalize, so the handshake and the grace wait run inside its
+ * MPI_Finalize: MPI calls the delete callbacks of MPI_COMM_SELF's attributes
+ * first thing there, while every communicator still works (MPI 4.0, 11.2.4).
+ * The communicator is shmpi's own, kept from shmem_init for this. */
+static MPI_Comm grace_comm = MPI_COMM_NULL;
+
+static int grace_at_mpi_finalize(MPI_Comm self, int keyval, void *value, void *extra)
+{
+    (void)self, (void)value, (void)extra;
+    finalize_handshake(grace_comm);
+    MPI_Comm_free(&grace_comm);
+    MPI_Comm_free_keyval(&keyval);
+    sleep_ms(shmpi_g.env.finalize_grace_ms);
+    return MPI_SUCCESS;
+}
+
+/* Collective; once per job (a program may initialize OpenSHMEM again). */
+static void arm_grace_at_mpi_finalize(void)
+{
+    if (shmpi_g.mpi_started_here || finalize_grace_ms() == 0 || grace_comm != MPI_COMM_NULL)
+        return;
+    int keyval;
+    MPI_Comm_dup(MPI_COMM_WORLD, &grace_comm);
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, grace_at_mpi_finalize, &keyval, NULL);
+    MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
 }
 
 void shmpi_finalize(void)
@@ -202,16 +240,14 @@ void shmpi_finalize(void)
     shmpi_segments_fini();
     shmpi_flush_fini();
     shmpi_heap_destroy(&shmpi_g.heap);
-    long grace_ms = finalize_grace_ms();
+    /* Where the program owns MPI, its MPI_Finalize runs the grace instead. */
+    long grace_ms = shmpi_g.mpi_started_here ? finalize_grace_ms() : 0;
     if (grace_ms > 0)
-        finalize_handshake();
+        finalize_handshake(shmpi_g.comm);
     MPI_Comm_free(&shmpi_g.comm);
     atomic_store(&shmpi_g.init_state, SHMPI_STATE_FINALIZED);
-    if (grace_ms > 0) {
-        struct timespec wait = {grace_ms / 1000, grace_ms % 1000 * 1000000L};
-        while (nanosleep(&wait, &wait) != 0 && errno == EINTR)
-            ;
-    }
+    if (grace_ms > 0)
+        sleep_ms(grace_ms);
     if (shmpi_g.mpi_started_here)
         MPI_Finalize();
 }

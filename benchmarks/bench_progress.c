@@ -1,0 +1,222 @@
+/*
+ * bench_progress.c - what a busy target costs, and what buying progress for
+ * it costs.
+ *
+ * On the MPI path (across nodes, or SHMPI_MPI_ONLY=1) an RMA operation
+ * completes only while its target is inside MPI, so a target that computes
+ * stalls every PE that reads its memory.  SHMPI_PROGRESS_THREAD=N (shmpi's
+ * thread, entering MPI every N us) and MPIR_CVAR_ASYNC_PROGRESS=1 (MPICH's
+ * thread) fix that at a price.  One run measures one setting (they are read
+ * at start-up); benchmarks/progress.sh runs them all.  PEs pair up: PE i
+ * (first half) reads from PE i + npes/2 (second half), all pairs at once.
+ *
+ *   idle CPU   CPU time a PE uses while it sleeps for `-t` ms (only the
+ *              progress threads run then), in % of one core;
+ *   get idle   shmem_long_g latency while the target waits in a barrier;
+ *   compute    time of a fixed piece of arithmetic on the target (about
+ *              `-t` ms alone), first while nobody reads its memory, then
+ *              while its partner reads its memory in a loop: the slowdown
+ *              is what serving the reads costs the target;
+ *   get busy   shmem_long_g latencies (median, maximum, count) during the
+ *              second computation: without progress, the first read waits
+ *              for the whole computation.
+ *
+ * usage: bench_progress [-t MS] (default 200)
+ */
+#include <mpi.h>
+#include <shmem.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_SAMPLES 200000
+
+static long target_word = 1;   /* read by the partner (static data is symmetric) */
+static long busy_done;         /* set on the reader by its target when it finished */
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Arithmetic that stays in registers and cannot be folded away. */
+static double compute(long iters)
+{
+    volatile double sink;
+    double x = 1.0;
+    for (long i = 0; i < iters; i++)
+        x = x * 1.0000001 + 1e-9;
+    sink = x;
+    return sink;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double max_over_pes(double v)
+{
+    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return v;
+}
+
+static void sleep_seconds(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+static int env_on(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+static const char *setting(void)
+{
+    static char buf[128];
+    if (env_on("SHMPI_PROGRESS_THREAD"))
+        snprintf(buf, sizeof buf, "SHMPI_PROGRESS_THREAD=%s", getenv("SHMPI_PROGRESS_THREAD"));
+    else if (env_on("MPIR_CVAR_ASYNC_PROGRESS"))
+        snprintf(buf, sizeof buf, "MPIR_CVAR_ASYNC_PROGRESS=%s",
+                 getenv("MPIR_CVAR_ASYNC_PROGRESS"));
+    else
+        snprintf(buf, sizeof buf, "no progress thread");
+    return buf;
+}
+
+int main(int argc, char **argv)
+{
+    double busy_s = 0.2;
+    int opt;
+    while ((opt = getopt(argc, argv, "t:h")) != -1) {
+        if (opt == 't') {
+            busy_s = atof(optarg) / 1e3;
+        } else {
+            fprintf(stderr, "usage: bench_progress [-t MS]  (see the comment at the top)\n");
+            return opt == 'h' ? 0 : 2;
+        }
+    }
+    /* MPICH's progress thread needs MPI_THREAD_MULTIPLE. */
+    int level = env_on("MPIR_CVAR_ASYNC_PROGRESS") ? SHMEM_THREAD_MULTIPLE : SHMEM_THREAD_SINGLE;
+    int provided = SHMEM_THREAD_SINGLE;
+    if (shmem_init_thread(level, &provided) != 0 || provided < level) {
+        fprintf(stderr, "bench_progress: thread level %d not available\n", level);
+        return 2;
+    }
+    int me = shmem_my_pe(), npes = shmem_n_pes();
+    if (npes < 2 || npes % 2) {
+        if (me == 0)
+            fprintf(stderr, "bench_progress: needs an even number of PEs >= 2\n");
+        shmem_finalize();
+        return 2;
+    }
+    int half = npes / 2;
+    int reader = me < half;
+    int partner = reader ? me + half : me - half;
+
+    /* Iterations of compute() for about busy_s, measured on every PE at once. */
+    long iters = 1 << 20;
+    double t = now();
+    compute(iters);
+    t = now() - t;
+    iters = (long)(iters * busy_s / (t > 0 ? t : 1e-6));
+    MPI_Allreduce(MPI_IN_PLACE, &iters, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD);
+
+    /* Idle CPU: every PE sleeps. */
+    shmem_barrier_all();
+    double c0 = cpu_now(), w0 = now();
+    sleep_seconds(busy_s);
+    double idle_cpu = max_over_pes((cpu_now() - c0) / (now() - w0) * 100.0);
+
+    /* Get latency to a target waiting in a barrier. */
+    shmem_barrier_all();
+    double get_idle = 0;
+    if (reader) {
+        const int n = 2000;
+        for (int i = 0; i < 100; i++)
+            (void)shmem_long_g(&target_word, partner);
+        double t0 = now();
+        for (int i = 0; i < n; i++)
+            (void)shmem_long_g(&target_word, partner);
+        get_idle = (now() - t0) / n;
+    }
+    shmem_barrier_all();
+    get_idle = max_over_pes(get_idle);
+
+    /* The target computes alone (the reader sleeps: no CPU taken, no reads). */
+    double alone = 0;
+    if (!reader) {
+        double t0 = now();
+        compute(iters);
+        alone = now() - t0;
+    } else {
+        sleep_seconds(busy_s * 1.5);
+    }
+    shmem_barrier_all();
+    alone = max_over_pes(alone);
+
+    /* The target computes while its reader reads its memory in a loop. */
+    double *lat = malloc(MAX_SAMPLES * sizeof(double));
+    if (!lat)
+        shmem_global_exit(1);
+    long count = 0;
+    double served = 0;
+    busy_done = 0;
+    shmem_barrier_all();
+    if (!reader) {
+        double t0 = now();
+        compute(iters);
+        served = now() - t0;
+        shmem_long_atomic_set(&busy_done, 1, partner);
+        shmem_quiet();
+    } else {
+        while (!*(volatile long *)&busy_done && count < MAX_SAMPLES) {
+            double t0 = now();
+            if (shmem_long_g(&target_word, partner) != 1)
+                shmem_global_exit(3);
+            lat[count++] = now() - t0;
+        }
+        shmem_long_wait_until(&busy_done, SHMEM_CMP_EQ, 1);
+    }
+    shmem_barrier_all();
+    served = max_over_pes(served);
+    double med = 0, max = 0;
+    if (reader && count > 0) {
+        qsort(lat, (size_t)count, sizeof(double), cmp_double);
+        med = lat[count / 2];
+        max = lat[count - 1];
+    }
+    /* Report PE 0's pair (the others are alike): medians are not reducible. */
+    if (me == 0) {
+        printf("# bench_progress: %d PEs (%d pairs), compute ~%.0f ms; MPI path: %s\n", npes,
+               half, busy_s * 1e3,
+               env_on("SHMPI_MPI_ONLY") ? "every access (SHMPI_MPI_ONLY)" : "across nodes only");
+        printf("# %-34s | %8s | %9s | %9s %9s %6s | %9s %9s %6s\n", "setting", "idle CPU",
+               "get idle", "compute", "+reads", "slow", "get busy", "max", "count");
+        printf("# %-34s | %8s | %9s | %9s %9s %6s | %9s %9s %6s\n", "", "% core", "us", "ms",
+               "ms", "", "med us", "us", "");
+        printf("  %-34s | %8.1f | %9.2f | %9.1f %9.1f %5.2fx | %9.2f %9.1f %6ld\n", setting(),
+               idle_cpu, get_idle * 1e6, alone * 1e3, served * 1e3,
+               alone > 0 ? served / alone : 0.0, med * 1e6, max * 1e6, count);
+        fflush(stdout);
+    }
+    free(lat);
+    shmem_finalize();
+    return 0;
+}
