@@ -13,15 +13,19 @@
  *   idle CPU   CPU time a PE uses while it sleeps for `-t` ms (only the
  *              progress threads run then), in % of one core;
  *   get idle   shmem_long_g latency while the target waits in a barrier;
- *   compute    time of a fixed piece of arithmetic on the target (about
- *              `-t` ms alone), first while nobody reads its memory, then
- *              while its partner reads its memory in a loop: the slowdown
- *              is what serving the reads costs the target;
+ *   compute    time of a fixed piece of arithmetic on the target: before
+ *              MPI starts (about `-t` ms), then while its partner sleeps
+ *              (what the progress threads cost it) and while its partner
+ *              reads its memory in a loop (what serving the reads costs),
+ *              the last two as slowdowns against the first;
  *   get busy   shmem_long_g latencies (median, maximum, count) during the
  *              second computation: without progress, the first read waits
  *              for the whole computation.
  *
- * usage: bench_progress [-t MS] (default 200)
+ * usage: bench_progress [-t MS] [-m]
+ *   -t MS  the computation (default 200)
+ *   -m     initialize with SHMEM_THREAD_MULTIPLE even without a progress
+ *          thread (to tell the thread's cost from the thread level's)
  */
 #include <mpi.h>
 #include <shmem.h>
@@ -87,7 +91,7 @@ static int env_on(const char *name)
     return v && *v && strcmp(v, "0") != 0;
 }
 
-static const char *setting(void)
+static const char *setting(int level)
 {
     static char buf[128];
     if (env_on("SHMPI_PROGRESS_THREAD"))
@@ -95,6 +99,8 @@ static const char *setting(void)
     else if (env_on("MPIR_CVAR_ASYNC_PROGRESS"))
         snprintf(buf, sizeof buf, "MPIR_CVAR_ASYNC_PROGRESS=%s",
                  getenv("MPIR_CVAR_ASYNC_PROGRESS"));
+    else if (level == SHMEM_THREAD_MULTIPLE)
+        snprintf(buf, sizeof buf, "no thread, THREAD_MULTIPLE");
     else
         snprintf(buf, sizeof buf, "no progress thread");
     return buf;
@@ -103,17 +109,36 @@ static const char *setting(void)
 int main(int argc, char **argv)
 {
     double busy_s = 0.2;
+    /* MPICH's progress thread needs MPI_THREAD_MULTIPLE. */
+    int level = env_on("MPIR_CVAR_ASYNC_PROGRESS") ? SHMEM_THREAD_MULTIPLE : SHMEM_THREAD_SINGLE;
     int opt;
-    while ((opt = getopt(argc, argv, "t:h")) != -1) {
+    while ((opt = getopt(argc, argv, "t:mh")) != -1) {
         if (opt == 't') {
             busy_s = atof(optarg) / 1e3;
+        } else if (opt == 'm') {
+            level = SHMEM_THREAD_MULTIPLE;
         } else {
-            fprintf(stderr, "usage: bench_progress [-t MS]  (see the comment at the top)\n");
+            fprintf(stderr, "usage: bench_progress [-t MS] [-m]  (see the comment at the top)\n");
             return opt == 'h' ? 0 : 2;
         }
     }
-    /* MPICH's progress thread needs MPI_THREAD_MULTIPLE. */
-    int level = env_on("MPIR_CVAR_ASYNC_PROGRESS") ? SHMEM_THREAD_MULTIPLE : SHMEM_THREAD_SINGLE;
+    /* The computation's size and its time before MPI and any progress thread
+     * start (every PE at once; 2 PEs have a core each). */
+    long iters = 1 << 20;
+    double pure = 0;
+    for (;;) {
+        double t0 = now();
+        compute(iters);
+        pure = now() - t0;
+        if (pure >= busy_s / 4)
+            break;
+        iters *= 2;
+    }
+    iters = (long)(iters * busy_s / pure);
+    double t0 = now();
+    compute(iters);
+    pure = now() - t0;
+
     int provided = SHMEM_THREAD_SINGLE;
     if (shmem_init_thread(level, &provided) != 0 || provided < level) {
         fprintf(stderr, "bench_progress: thread level %d not available\n", level);
@@ -129,14 +154,6 @@ int main(int argc, char **argv)
     int half = npes / 2;
     int reader = me < half;
     int partner = reader ? me + half : me - half;
-
-    /* Iterations of compute() for about busy_s, measured on every PE at once. */
-    long iters = 1 << 20;
-    double t = now();
-    compute(iters);
-    t = now() - t;
-    iters = (long)(iters * busy_s / (t > 0 ? t : 1e-6));
-    MPI_Allreduce(MPI_IN_PLACE, &iters, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD);
 
     /* Idle CPU: every PE sleeps. */
     shmem_barrier_all();
@@ -169,7 +186,8 @@ int main(int argc, char **argv)
         sleep_seconds(busy_s * 1.5);
     }
     shmem_barrier_all();
-    alone = max_over_pes(alone);
+    /* The figures of pair 0's target (PE half); medians do not reduce. */
+    alone = max_over_pes(me == half ? alone : 0);
 
     /* The target computes while its reader reads its memory in a loop. */
     double *lat = malloc(MAX_SAMPLES * sizeof(double));
@@ -195,25 +213,26 @@ int main(int argc, char **argv)
         shmem_long_wait_until(&busy_done, SHMEM_CMP_EQ, 1);
     }
     shmem_barrier_all();
-    served = max_over_pes(served);
+    served = max_over_pes(me == half ? served : 0);
+    pure = max_over_pes(me == half ? pure : 0);
     double med = 0, max = 0;
     if (reader && count > 0) {
         qsort(lat, (size_t)count, sizeof(double), cmp_double);
         med = lat[count / 2];
         max = lat[count - 1];
     }
-    /* Report PE 0's pair (the others are alike): medians are not reducible. */
+    /* PE 0 reports its pair; the others are alike. */
     if (me == 0) {
         printf("# bench_progress: %d PEs (%d pairs), compute ~%.0f ms; MPI path: %s\n", npes,
                half, busy_s * 1e3,
                env_on("SHMPI_MPI_ONLY") ? "every access (SHMPI_MPI_ONLY)" : "across nodes only");
-        printf("# %-34s | %8s | %9s | %9s %9s %6s | %9s %9s %6s\n", "setting", "idle CPU",
-               "get idle", "compute", "+reads", "slow", "get busy", "max", "count");
-        printf("# %-34s | %8s | %9s | %9s %9s %6s | %9s %9s %6s\n", "", "% core", "us", "ms",
-               "ms", "", "med us", "us", "");
-        printf("  %-34s | %8.1f | %9.2f | %9.1f %9.1f %5.2fx | %9.2f %9.1f %6ld\n", setting(),
-               idle_cpu, get_idle * 1e6, alone * 1e3, served * 1e3,
-               alone > 0 ? served / alone : 0.0, med * 1e6, max * 1e6, count);
+        printf("# %-30s | %8s | %8s | %8s %7s %7s | %9s %9s %6s\n", "setting", "idle CPU",
+               "get idle", "compute", "idle", "+reads", "get busy", "max", "count");
+        printf("# %-30s | %8s | %8s | %8s %7s %7s | %9s %9s %6s\n", "", "% core", "us",
+               "ms", "slow", "slow", "med us", "us", "");
+        printf("  %-30s | %8.1f | %8.2f | %8.1f %6.2fx %6.2fx | %9.2f %9.1f %6ld\n",
+               setting(provided), idle_cpu, get_idle * 1e6, pure * 1e3, alone / pure,
+               served / pure, med * 1e6, max * 1e6, count);
         fflush(stdout);
     }
     free(lat);

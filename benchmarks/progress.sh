@@ -8,7 +8,8 @@
 #   -2           across two emulated nodes (tests/launch-2nodes.sh: NP 2 or 4);
 #                otherwise on this node with SHMPI_MPI_ONLY=1 (the MPI path)
 #   -t MS        the target's computation (default 200)
-# Settings: no progress thread; SHMPI_PROGRESS_THREAD=1000, 100, 10 (shmpi's
+# Settings: no progress thread; none but MPI_THREAD_MULTIPLE (-m: what the
+# thread level alone costs); SHMPI_PROGRESS_THREAD=1000, 100, 10 (shmpi's
 # thread, interval in us); MPIR_CVAR_ASYNC_PROGRESS=1 (MPICH's thread).
 # Environment: BENCH_TIMEOUT seconds per run (default 120).
 set -u
@@ -31,17 +32,23 @@ prog=$builddir/benchmarks/bench_progress
 timeout=${BENCH_TIMEOUT:-120}
 
 run() {
+    opts="-t $busy_ms"
+    if [ "$1" = -m ]; then opts="$opts -m"; shift; fi
     if [ -n "$two_nodes" ]; then
-        env "$@" timeout -k 10 "$timeout" sh "$here/../tests/launch-2nodes.sh" "$np" "$prog" -t "$busy_ms"
+        env "$@" timeout -k 10 "$timeout" sh "$here/../tests/launch-2nodes.sh" "$np" "$prog" $opts
     else
-        env SHMPI_MPI_ONLY=1 "$@" timeout -k 10 "$timeout" mpiexec -n "$np" "$prog" -t "$busy_ms"
+        env SHMPI_MPI_ONLY=1 "$@" timeout -k 10 "$timeout" mpiexec -n "$np" "$prog" $opts
     fi
 }
 
 first=1
-for setting in SHMPI_PROGRESS_THREAD=0 SHMPI_PROGRESS_THREAD=1000 SHMPI_PROGRESS_THREAD=100 \
+for setting in SHMPI_PROGRESS_THREAD=0 -m SHMPI_PROGRESS_THREAD=1000 SHMPI_PROGRESS_THREAD=100 \
     SHMPI_PROGRESS_THREAD=10 MPIR_CVAR_ASYNC_PROGRESS=1; do
-    out=$(run "$setting" 2>&1)
+    if [ "$setting" = -m ]; then
+        out=$(run -m SHMPI_PROGRESS_THREAD=0 2>&1)
+    else
+        out=$(run "$setting" 2>&1)
+    fi
     status=$?
     if [ $status -ne 0 ]; then
         echo "progress.sh: $setting: exit $status"
