@@ -55,7 +55,7 @@ static const struct env_var env_table[] = {
      "otherwise PEs of a node map each other's static data (fork without exec then shares it)"},
     [VAR_YIELD_WAITS] = {"SHMPI_YIELD_WAITS", NULL, ENV_FLAG, "auto",
      "1: waits for MPI completion (blocking get/put, AMOs, quiet) yield the CPU instead of "
-     "spinning in MPI_Win_flush; 0: they spin; auto: 1 when a node runs more PEs than cores"},
+     "spinning in MPI_Win_flush; 0: they spin; auto: 1 when a machine runs more PEs than cores"},
     [VAR_FINALIZE_GRACE_MS] = {"SHMPI_FINALIZE_GRACE_MS", NULL, ENV_COUNT, "300",
      "ms every PE waits, without calling MPI, before MPI_Finalize closes the connections of "
      "a job that spans nodes (works around a hang of MPICH 4.0 ch4:ucx over TCP); 0: no wait"},

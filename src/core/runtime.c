@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,8 +68,29 @@ static int usable_cpus(void)
     return n > 0 ? (int)n : 1;
 }
 
-/* Sets shmpi_g.oversubscribed and spans_nodes from the real nodes (not
- * pseudo-nodes), the same on every PE (collective). */
+/* Which kernel this process runs on: PEs with the same one share its CPUs.
+ * Nodes emulated with namespaces on one machine are separate MPI nodes
+ * (MPI_COMM_TYPE_SHARED) but compete for the same cores. */
+static uint64_t kernel_id(void)
+{
+    char id[64] = "";
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (f) {
+        if (!fgets(id, sizeof id, f))
+            id[0] = '\0';
+        fclose(f);
+    }
+    if (!id[0])
+        gethostname(id, sizeof id - 1);
+    uint64_t hash = 1469598103934665603ULL; /* FNV-1a */
+    for (const char *c = id; *c; c++)
+        hash = (hash ^ (unsigned char)*c) * 1099511628211ULL;
+    return hash;
+}
+
+/* Sets shmpi_g.spans_nodes from the real nodes (not pseudo-nodes) and
+ * shmpi_g.oversubscribed when the PEs on some kernel outnumber its CPUs;
+ * the same on every PE (collective). */
 static void read_node_shape(void)
 {
     MPI_Comm node;
@@ -78,7 +100,16 @@ static void read_node_shape(void)
     MPI_Comm_free(&node);
     /* One node with fewer PEs than the job means several nodes, on every PE. */
     shmpi_g.spans_nodes = node_pes < shmpi_g.n_pes;
-    int oversubscribed = node_pes > usable_cpus();
+
+    int n = shmpi_g.n_pes, kernel_pes = 0;
+    uint64_t mine = kernel_id(), *ids = malloc((size_t)n * sizeof(uint64_t));
+    if (!ids)
+        shmpi_abort("shmem_init", "out of memory for %d PEs", n);
+    MPI_Allgather(&mine, 1, MPI_UINT64_T, ids, 1, MPI_UINT64_T, shmpi_g.comm);
+    for (int pe = 0; pe < n; pe++)
+        kernel_pes += ids[pe] == mine;
+    free(ids);
+    int oversubscribed = kernel_pes > usable_cpus();
     /* Nodes may differ: every PE takes the same decision. */
     MPI_Allreduce(MPI_IN_PLACE, &oversubscribed, 1, MPI_INT, MPI_LOR, shmpi_g.comm);
     shmpi_g.oversubscribed = oversubscribed != 0;

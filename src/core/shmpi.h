@@ -243,7 +243,7 @@ struct shmpi_global {
     atomic_int amo_deferred;     /* AMOs wait in the deferred queue (amo.c) */
     long page_size;
     size_t heap_align;           /* largest alignment of the heap base on every PE */
-    bool oversubscribed;         /* some node runs more PEs than it has CPUs (same on all PEs) */
+    bool oversubscribed;         /* some machine (kernel) runs more PEs than it has CPUs (same on all PEs) */
     bool spans_nodes;            /* the PEs are on more than one node (same on all PEs) */
     bool yield_waits;            /* completion waits yield (flush.c) */
     bool seg_all_local[SHMPI_NSEGS]; /* every PE's segment is mapped here (one
