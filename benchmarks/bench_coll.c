@@ -15,30 +15,64 @@
  * sync_all are always measured; the team collectives (broadcastmem,
  * long_sum_reduce, fcollectmem, alltoallmem) only when the library has
  * them: they are referenced weakly and looked up when the program starts.
+ *
+ * Built against an OpenSHMEM 1.4 library (no teams; benchmarks/peers.sh
+ * builds these programs against peer implementations), the shmem column is
+ * that library's 1.4 active-set routine on all PEs instead (shmem_broadcast64,
+ * shmem_long_sum_to_all, shmem_fcollect64, shmem_alltoall64, alternating two
+ * pSync arrays), and the titles and a header line say so.  One difference:
+ * a 1.4 broadcast does not copy to the root's own dest.
  */
 #include "bench.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#if SHMEM_MAJOR_VERSION > 1 || (SHMEM_MAJOR_VERSION == 1 && SHMEM_MINOR_VERSION >= 5)
+#define BENCH_TEAMS 1
+#define BENCH_NAME_BCAST "shmem_broadcastmem"
+#define BENCH_NAME_REDUCE "shmem_long_sum_reduce"
+#define BENCH_NAME_FCOLLECT "shmem_fcollectmem"
+#define BENCH_NAME_ALLTOALL "shmem_alltoallmem"
 /* Team collectives may still be missing from the library: weak references,
  * NULL when absent. */
 #pragma weak shmem_broadcastmem
 #pragma weak shmem_long_sum_reduce
 #pragma weak shmem_fcollectmem
 #pragma weak shmem_alltoallmem
+#else
+#define BENCH_TEAMS 0
+#define BENCH_NAME_BCAST "shmem_broadcast64 (1.4)"
+#define BENCH_NAME_REDUCE "shmem_long_sum_to_all (1.4)"
+#define BENCH_NAME_FCOLLECT "shmem_fcollect64 (1.4)"
+#define BENCH_NAME_ALLTOALL "shmem_alltoall64 (1.4)"
+/* The largest pSync any of the four 1.4 collectives needs. */
+#define BENCH_PSYNC_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define BENCH_PSYNC_SIZE                                                                         \
+    BENCH_PSYNC_MAX(BENCH_PSYNC_MAX(SHMEM_BCAST_SYNC_SIZE, SHMEM_REDUCE_SYNC_SIZE),             \
+                    BENCH_PSYNC_MAX(SHMEM_COLLECT_SYNC_SIZE, SHMEM_ALLTOALL_SYNC_SIZE))
+#endif
 
 struct coll {
     char *src, *dst; /* symmetric */
     size_t bytes;    /* per PE (fcollect/alltoall: per block) */
     int rc;          /* first nonzero return of a shmem collective */
+#if !BENCH_TEAMS
+    int npes;
+    unsigned long calls; /* 1.4 calls so far: which pSync is next */
+    long *psync[2];      /* symmetric; consecutive calls alternate, so a call never
+                          * reuses the pSync of the call just before it */
+    long *pwrk;     /* symmetric reduction work array */
+#endif
 };
 
+#if BENCH_TEAMS
 static void keep_rc(struct coll *c, int rc)
 {
     if (rc && !c->rc)
         c->rc = rc;
 }
+#endif
 
 /* ---- barrier / sync ------------------------------------------------------------------------- */
 static void barrier_shmpi(void *arg, long n)
@@ -77,7 +111,11 @@ static void bcast_shmpi(void *arg, long n)
 {
     struct coll *c = arg;
     for (long i = 0; i < n; i++)
+#if BENCH_TEAMS
         keep_rc(c, shmem_broadcastmem(SHMEM_TEAM_WORLD, c->dst, c->src, c->bytes, 0));
+#else
+        shmem_broadcast64(c->dst, c->src, c->bytes / 8, 0, 0, 0, c->npes, c->psync[c->calls++ & 1]);
+#endif
 }
 
 static void bcast_mpi(void *arg, long n)
@@ -102,8 +140,13 @@ static void reduce_shmpi(void *arg, long n)
 {
     struct coll *c = arg;
     for (long i = 0; i < n; i++)
+#if BENCH_TEAMS
         keep_rc(c, shmem_long_sum_reduce(SHMEM_TEAM_WORLD, (long *)c->dst, (const long *)c->src,
                                          c->bytes / sizeof(long)));
+#else
+        shmem_long_sum_to_all((long *)c->dst, (const long *)c->src, (int)(c->bytes / sizeof(long)),
+                              0, 0, c->npes, c->pwrk, c->psync[c->calls++ & 1]);
+#endif
 }
 
 static void reduce_mpi(void *arg, long n)
@@ -130,7 +173,11 @@ static void fcollect_shmpi(void *arg, long n)
 {
     struct coll *c = arg;
     for (long i = 0; i < n; i++)
+#if BENCH_TEAMS
         keep_rc(c, shmem_fcollectmem(SHMEM_TEAM_WORLD, c->dst, c->src, c->bytes));
+#else
+        shmem_fcollect64(c->dst, c->src, c->bytes / 8, 0, 0, c->npes, c->psync[c->calls++ & 1]);
+#endif
 }
 
 static void fcollect_mpi(void *arg, long n)
@@ -157,7 +204,11 @@ static void alltoall_shmpi(void *arg, long n)
 {
     struct coll *c = arg;
     for (long i = 0; i < n; i++)
+#if BENCH_TEAMS
         keep_rc(c, shmem_alltoallmem(SHMEM_TEAM_WORLD, c->dst, c->src, c->bytes));
+#else
+        shmem_alltoall64(c->dst, c->src, c->bytes / 8, 0, 0, c->npes, c->psync[c->calls++ & 1]);
+#endif
 }
 
 static void alltoall_mpi(void *arg, long n)
@@ -196,6 +247,7 @@ int main(int argc, char **argv)
     int npes = bench_job.npes;
     bench_cfg.rate_scale = 1e3;
     bench_cfg.rate_unit = "kop/s";
+#if BENCH_TEAMS
     bool has_bcast = bench_all(shmem_broadcastmem != NULL);
     bool has_reduce = bench_all(shmem_long_sum_reduce != NULL);
     bool has_fcollect = bench_all(shmem_fcollectmem != NULL);
@@ -204,46 +256,71 @@ int main(int argc, char **argv)
                  "fcollectmem %s, alltoallmem %s\n",
                  has_bcast ? "yes" : "NO", has_reduce ? "yes" : "NO",
                  has_fcollect ? "yes" : "NO", has_alltoall ? "yes" : "NO");
+#else
+    bool has_bcast = true, has_reduce = true, has_fcollect = true, has_alltoall = true;
+    bench_printf("# the library is OpenSHMEM %d.%d (no teams): the shmem column is its 1.4 "
+                 "active-set collective on all PEs (broadcast64, long_sum_to_all, fcollect64, "
+                 "alltoall64), not the team collective\n",
+                 SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION);
+#endif
 
     const struct op ops[] = {
         {"barrier_all", "barrier_all: shmem_barrier_all | MPI_Barrier | MPI_Ibarrier+yield",
          barrier_shmpi, barrier_mpi, barrier_mpi_nb, true, 0},
         {"sync_all", "sync_all: shmem_sync_all | MPI_Barrier | MPI_Ibarrier+yield", sync_shmpi,
          barrier_mpi, barrier_mpi_nb, true, 0},
-        {"broadcast 8 B", "broadcast 8 B from PE 0: shmem_broadcastmem | MPI_Bcast | MPI_Ibcast",
+        {"broadcast 8 B", "broadcast 8 B from PE 0: " BENCH_NAME_BCAST " | MPI_Bcast | MPI_Ibcast",
          bcast_shmpi, bcast_mpi, bcast_mpi_nb, has_bcast, 8},
-        {"broadcast 1 MiB", "broadcast 1 MiB from PE 0: shmem_broadcastmem | MPI_Bcast | "
+        {"broadcast 1 MiB", "broadcast 1 MiB from PE 0: " BENCH_NAME_BCAST " | MPI_Bcast | "
                             "MPI_Ibcast",
          bcast_shmpi, bcast_mpi, bcast_mpi_nb, has_bcast, MIB},
-        {"reduce 8 B", "sum reduce, 1 long: shmem_long_sum_reduce | MPI_Allreduce | "
+        {"reduce 8 B", "sum reduce, 1 long: " BENCH_NAME_REDUCE " | MPI_Allreduce | "
                        "MPI_Iallreduce",
          reduce_shmpi, reduce_mpi, reduce_mpi_nb, has_reduce, 8},
-        {"reduce 1 MiB", "sum reduce, 1 MiB of longs: shmem_long_sum_reduce | MPI_Allreduce | "
+        {"reduce 1 MiB", "sum reduce, 1 MiB of longs: " BENCH_NAME_REDUCE " | MPI_Allreduce | "
                          "MPI_Iallreduce",
          reduce_shmpi, reduce_mpi, reduce_mpi_nb, has_reduce, MIB},
-        {"fcollect 8 B", "fcollect 8 B per PE: shmem_fcollectmem | MPI_Allgather | "
+        {"fcollect 8 B", "fcollect 8 B per PE: " BENCH_NAME_FCOLLECT " | MPI_Allgather | "
                          "MPI_Iallgather",
          fcollect_shmpi, fcollect_mpi, fcollect_mpi_nb, has_fcollect, 8},
-        {"fcollect 1 MiB", "fcollect 1 MiB per PE: shmem_fcollectmem | MPI_Allgather | "
+        {"fcollect 1 MiB", "fcollect 1 MiB per PE: " BENCH_NAME_FCOLLECT " | MPI_Allgather | "
                            "MPI_Iallgather",
          fcollect_shmpi, fcollect_mpi, fcollect_mpi_nb, has_fcollect, MIB},
-        {"alltoall 8 B", "alltoall 8 B per PE pair: shmem_alltoallmem | MPI_Alltoall | "
+        {"alltoall 8 B", "alltoall 8 B per PE pair: " BENCH_NAME_ALLTOALL " | MPI_Alltoall | "
                          "MPI_Ialltoall",
          alltoall_shmpi, alltoall_mpi, alltoall_mpi_nb, has_alltoall, 8},
-        {"alltoall 1 MiB", "alltoall 1 MiB per PE pair: shmem_alltoallmem | MPI_Alltoall | "
+        {"alltoall 1 MiB", "alltoall 1 MiB per PE pair: " BENCH_NAME_ALLTOALL " | MPI_Alltoall | "
                            "MPI_Ialltoall",
          alltoall_shmpi, alltoall_mpi, alltoall_mpi_nb, has_alltoall, MIB},
     };
     const int n_ops = (int)(sizeof ops / sizeof ops[0]);
 
     size_t buf = MIB * (size_t)npes;
-    struct coll c = {shmem_malloc(buf), shmem_malloc(buf), 0, 0};
+    struct coll c = {.src = shmem_malloc(buf), .dst = shmem_malloc(buf)};
     if (!c.src || !c.dst) {
         fprintf(stderr, "bench_coll: PE %d: cannot allocate 2 x %zu bytes\n", bench_job.me, buf);
         shmem_global_exit(1);
     }
     memset(c.src, 1, buf);
     memset(c.dst, 0, buf);
+#if !BENCH_TEAMS
+    c.npes = npes;
+    size_t nwrk = MIB / sizeof(long) / 2 + 1;
+    if (nwrk < SHMEM_REDUCE_MIN_WRKDATA_SIZE)
+        nwrk = SHMEM_REDUCE_MIN_WRKDATA_SIZE;
+    c.pwrk = shmem_malloc(nwrk * sizeof(long));
+    for (int k = 0; k < 2; k++) {
+        c.psync[k] = shmem_malloc(BENCH_PSYNC_SIZE * sizeof(long));
+        if (!c.psync[k])
+            break;
+        for (int j = 0; j < BENCH_PSYNC_SIZE; j++)
+            c.psync[k][j] = SHMEM_SYNC_VALUE;
+    }
+    if (!c.pwrk || !c.psync[0] || !c.psync[1]) {
+        fprintf(stderr, "bench_coll: PE %d: cannot allocate pSync/pWrk\n", bench_job.me);
+        shmem_global_exit(1);
+    }
+#endif
     shmem_barrier_all();
 
     struct bench_stat st[16][3];
@@ -280,6 +357,11 @@ int main(int argc, char **argv)
                  npes, st[0][1].med * 1e6);
 
     shmem_barrier_all();
+#if !BENCH_TEAMS
+    shmem_free(c.psync[1]);
+    shmem_free(c.psync[0]);
+    shmem_free(c.pwrk);
+#endif
     shmem_free(c.dst);
     shmem_free(c.src);
     bench_finalize();
