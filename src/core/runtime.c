@@ -88,9 +88,27 @@ static uint64_t kernel_id(void)
     return hash;
 }
 
+int shmpi_kernel_crowded(MPI_Comm comm)
+{
+    int n, me;
+    MPI_Comm_size(comm, &n);
+    MPI_Comm_rank(comm, &me);
+    uint64_t mine = kernel_id(), *ids = malloc((size_t)n * sizeof(uint64_t));
+    if (!ids)
+        shmpi_abort("shmem_init", "out of memory for %d PEs", n);
+    MPI_Allgather(&mine, 1, MPI_UINT64_T, ids, 1, MPI_UINT64_T, comm);
+    int kernel_pes = 0;
+    for (int r = 0; r < n; r++)
+        kernel_pes += ids[r] == mine;
+    free(ids);
+    int crowded = kernel_pes > usable_cpus();
+    /* Machines may differ: every member takes the same decision. */
+    MPI_Allreduce(MPI_IN_PLACE, &crowded, 1, MPI_INT, MPI_LOR, comm);
+    return crowded;
+}
+
 /* Sets shmpi_g.spans_nodes from the real nodes (not pseudo-nodes) and
- * shmpi_g.oversubscribed when the PEs on some kernel outnumber its CPUs;
- * the same on every PE (collective). */
+ * shmpi_g.oversubscribed (collective). */
 static void read_node_shape(void)
 {
     MPI_Comm node;
@@ -100,19 +118,7 @@ static void read_node_shape(void)
     MPI_Comm_free(&node);
     /* One node with fewer PEs than the job means several nodes, on every PE. */
     shmpi_g.spans_nodes = node_pes < shmpi_g.n_pes;
-
-    int n = shmpi_g.n_pes, kernel_pes = 0;
-    uint64_t mine = kernel_id(), *ids = malloc((size_t)n * sizeof(uint64_t));
-    if (!ids)
-        shmpi_abort("shmem_init", "out of memory for %d PEs", n);
-    MPI_Allgather(&mine, 1, MPI_UINT64_T, ids, 1, MPI_UINT64_T, shmpi_g.comm);
-    for (int pe = 0; pe < n; pe++)
-        kernel_pes += ids[pe] == mine;
-    free(ids);
-    int oversubscribed = kernel_pes > usable_cpus();
-    /* Nodes may differ: every PE takes the same decision. */
-    MPI_Allreduce(MPI_IN_PLACE, &oversubscribed, 1, MPI_INT, MPI_LOR, shmpi_g.comm);
-    shmpi_g.oversubscribed = oversubscribed != 0;
+    shmpi_g.oversubscribed = shmpi_kernel_crowded(shmpi_g.comm);
 }
 
 static void arm_grace_at_mpi_finalize(void);
