@@ -147,5 +147,8 @@ void shmpi_env_print_info(void)
                var->alias ? var->alias : "");
     }
     printf("  heap in use: %zu bytes per PE\n", shmpi_g.env.symmetric_size);
+    printf("  this job: %d PEs, %s; more PEs than CPUs on some machine: %s; waits yield: %s\n",
+           shmpi_g.n_pes, shmpi_g.spans_nodes ? "several nodes" : "one node",
+           shmpi_g.oversubscribed ? "yes" : "no", shmpi_g.yield_waits ? "yes" : "no");
     fflush(stdout);
 }
