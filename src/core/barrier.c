@@ -19,30 +19,23 @@
 
 MPI_Comm shmpi_node_comm(void);
 
-/* Lives at the start of each PE's heap (the reserved block); only the node
- * leader's copy is used.  Separate cache lines: arrivals do not disturb
- * the waiters' polling of the generation. */
-struct node_barrier {
-    _Alignas(64) atomic_uint arrived;
-    _Alignas(64) atomic_uint generation;
-};
-
-static struct node_barrier *node_barrier; /* the leader's, or NULL: MPI only */
+/* The node leader's (struct shmpi_reserved), or NULL: MPI only. */
+static struct shmpi_node_barrier *node_barrier;
 static int node_rank, node_size;
 static MPI_Comm leaders = MPI_COMM_NULL;  /* node leaders, if more than one node */
 
-void shmpi_barrier_init(void *reserved, size_t reserved_size)
+void shmpi_barrier_init(void)
 {
     MPI_Comm node = shmpi_node_comm();
-    if (node == MPI_COMM_NULL || reserved_size < sizeof(struct node_barrier))
+    if (node == MPI_COMM_NULL)
         return;
     MPI_Comm_rank(node, &node_rank);
     MPI_Comm_size(node, &node_size);
     int leader_world = node_rank == 0 ? shmpi_g.my_pe : -1;
     MPI_Bcast(&leader_world, 1, MPI_INT, 0, node);
     char *leader_heap = shmpi_g.seg[SHMPI_SEG_HEAP].peer_ptr[leader_world];
-    node_barrier = (struct node_barrier *)(leader_heap +
-                                           ((char *)reserved - shmpi_g.seg[SHMPI_SEG_HEAP].base));
+    node_barrier =
+        &((struct shmpi_reserved *)(leader_heap + shmpi_g.heap_reserved_off))->node_barrier;
     if (node_rank == 0) {
         atomic_init(&node_barrier->arrived, 0);
         atomic_init(&node_barrier->generation, 0);
