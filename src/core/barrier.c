@@ -1,11 +1,13 @@
 /*
  * barrier.c - barriers that keep RMA moving while they wait.
  *
- * Over all PEs (barrier_all, sync_all) the PEs of a node meet in shared
- * memory: a counter and a generation number in the node leader's reserved
- * heap block.  The leader waits for the others, meets the other nodes'
- * leaders with an MPI barrier (only if there are several nodes), and
- * releases its node by bumping the generation.  Waiters poll with
+ * Over all PEs (barrier_all, sync_all) on one node whose heaps are all
+ * mapped it is the world team's event barrier (coll_shm.c).  Otherwise
+ * the PEs of a node meet in shared memory: a counter and a generation
+ * number in the node leader's reserved heap block.  The leader waits for
+ * the others, meets the other nodes' leaders with an MPI barrier (only if
+ * there are several nodes), and releases its node by bumping the
+ * generation.  Waiters poll with
  * shmpi_backoff, which drives MPI progress and yields, so a PE waiting here
  * still completes MPI operations aimed at it and more PEs than cores move.
  *
@@ -16,6 +18,7 @@
  * without yielding (12 ms for 4 ranks on 2 cores).
  */
 #include "shmpi.h"
+#include "coll.h"
 
 MPI_Comm shmpi_node_comm(void);
 
@@ -73,6 +76,11 @@ void shmpi_barrier_comm(MPI_Comm comm)
 
 void shmpi_sync_world(void)
 {
+    /* One node, all mapped: the world team's event barrier (coll_shm.c),
+     * which needs no leader to release the others (4 PEs on 2 CPUs: 2.4
+     * us instead of 3.7, 2 PEs: 0.08 instead of 0.11). */
+    if (shmpi_shm_sync(&shmpi_g.team_world))
+        return;
     if (!node_barrier) {
         shmpi_barrier_comm(shmpi_g.team_world.comm);
         return;

@@ -199,9 +199,10 @@ void shmpi_team_shm_fini(struct shmpi_team *t, bool members_meet)
 }
 
 /* ---- helpers ------------------------------------------------------------------------- */
+/* (member_slot, not slot: a predefined team is all zero before init.) */
 static bool has_slot(const struct shmpi_team *t)
 {
-    return t && t->shm.slot >= 0;
+    return t && t->shm.member_slot;
 }
 
 static bool overlap(const void *a, size_t a_len, const void *b, size_t b_len)
