@@ -444,7 +444,7 @@ static int reduction(const char *routine, struct shmpi_group g, void *dest, cons
     debug_symm(routine, source, nbytes);
     debug_symm(routine, dest, nbytes);
     if (kind == ALLREDUCE &&
-        shmpi_shm_reduce(g.team, dest, source, nelems, elem_size, type, op))
+        shmpi_shm_reduce(routine, g.team, dest, source, nelems, elem_size, type, op))
         return 0;
     void *copy;
     const void *send = send_buffer(routine, source, nbytes, dest, nbytes, dest, &copy);

@@ -78,8 +78,9 @@ bool shmpi_shm_broadcast(const char *routine, struct shmpi_team *team, void *des
 /* fcollect, or alltoall when `alltoall` (as blocks() in coll.c). */
 bool shmpi_shm_blocks(const char *routine, struct shmpi_team *team, void *dest,
                       const void *source, size_t nbytes, bool alltoall);
-bool shmpi_shm_reduce(struct shmpi_team *team, void *dest, const void *source, size_t nelems,
-                      size_t elem_size, MPI_Datatype type, MPI_Op op);
+bool shmpi_shm_reduce(const char *routine, struct shmpi_team *team, void *dest,
+                      const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
+                      MPI_Op op);
 
 /* ---- MPI datatype and operator of each reduction TYPENAME / OPNAME ---------------- */
 #define SHMPI_MPI_TYPE_char (CHAR_MIN < 0 ? MPI_SIGNED_CHAR : MPI_UNSIGNED_CHAR)

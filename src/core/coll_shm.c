@@ -478,8 +478,8 @@ static void combine(void *io, const void *in, size_t n, size_t elem_size, MPI_Da
  * as fast as the direct forms could be (reduce 1 MiB: parity already). */
 #define REDUCE_SHM_MAX ((size_t)4 * 1024)
 
-bool shmpi_shm_reduce(struct shmpi_team *t, void *dest, const void *source, size_t nelems,
-                      size_t elem_size, MPI_Datatype type, MPI_Op op)
+bool shmpi_shm_reduce(const char *routine, struct shmpi_team *t, void *dest, const void *source,
+                      size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op)
 {
     size_t nbytes = nelems * elem_size; /* checked by the caller */
     if (!has_slot(t) || nbytes > REDUCE_SHM_MAX)
@@ -490,7 +490,7 @@ bool shmpi_shm_reduce(struct shmpi_team *t, void *dest, const void *source, size
     if (dest != source && overlap(dest, nbytes, source, nbytes)) {
         copy = malloc(nbytes);
         if (!copy)
-            shmpi_abort("shmem_reduce", "out of memory (%zu bytes)", nbytes);
+            shmpi_abort(routine, "out of memory (%zu bytes)", nbytes);
         source = memcpy(copy, source, nbytes);
     }
     size_t piece = SHMPI_SLOT_SCRATCH / elem_size;
