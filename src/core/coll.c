@@ -149,7 +149,7 @@ struct shmpi_group shmpi_team_group(const char *routine, shmem_team_t handle)
 {
     shmpi_check_ready(routine);
     struct shmpi_team *team = shmpi_team_get(routine, handle);
-    return (struct shmpi_group){team->comm, team->my_pe, team->n_pes};
+    return (struct shmpi_group){team->comm, team->my_pe, team->n_pes, team};
 }
 
 /* Active-set communicators, by (start, log stride, size): a chained hash
@@ -192,7 +192,7 @@ struct shmpi_group shmpi_aset_group(const char *routine, int start, int log_stri
                     "this PE is not in the active set PE_start %d, logPE_stride %d, "
                     "PE_size %d",
                     start, log_stride, size);
-    struct shmpi_group g = {MPI_COMM_NULL, (int)(d / stride), size};
+    struct shmpi_group g = {MPI_COMM_NULL, (int)(d / stride), size, NULL};
     if (size == n) { /* the whole world */
         g.comm = shmpi_g.team_world.comm;
         return g;
@@ -243,7 +243,7 @@ int shmpi_coll_sync(struct shmpi_group g)
     atomic_thread_fence(memory_order_seq_cst);
     if (g.comm == shmpi_g.team_world.comm)
         shmpi_sync_world(); /* meets in shared memory within each node */
-    else
+    else if (!shmpi_shm_sync(g.team))
         shmpi_barrier_comm(g.comm);
     return 0;
 }
@@ -268,6 +268,10 @@ int shmpi_coll_broadcast(const char *routine, struct shmpi_group g, void *dest,
     debug_symm(routine, dest, nbytes);
     if (is_root)
         debug_symm(routine, source, nbytes);
+    /* Only the team routines copy to the root's dest, as the shared-memory
+     * form does. */
+    if (root_dest && shmpi_shm_broadcast(routine, g.team, dest, source, nbytes, root))
+        return 0;
     count_t count = count_of(routine, nbytes);
     /* The root sends from source, which MPI only reads, and copies it to
      * dest during or after the broadcast; only if the two overlap does it
@@ -345,6 +349,8 @@ static int blocks(const char *routine, struct shmpi_group g, void *dest, const v
     size_t src_len = alltoall ? total : nbytes;
     debug_symm(routine, source, src_len);
     debug_symm(routine, dest, total);
+    if (shmpi_shm_blocks(routine, g.team, dest, source, nbytes, alltoall))
+        return 0;
     void *copy;
     /* MPI_IN_PLACE means something else for an alltoall. */
     const void *own_slot = alltoall ? NULL : (char *)dest + nbytes * (size_t)g.my_pe;
@@ -437,6 +443,9 @@ static int reduction(const char *routine, struct shmpi_group g, void *dest, cons
     size_t nbytes = mul(routine, nelems, elem_size);
     debug_symm(routine, source, nbytes);
     debug_symm(routine, dest, nbytes);
+    if (kind == ALLREDUCE &&
+        shmpi_shm_reduce(routine, g.team, dest, source, nelems, elem_size, type, op))
+        return 0;
     void *copy;
     const void *send = send_buffer(routine, source, nbytes, dest, nbytes, dest, &copy);
     count_t count = count_of(routine, nelems);

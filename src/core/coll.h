@@ -22,6 +22,7 @@ struct shmpi_group {
     MPI_Comm comm;  /* rank == PE number in the team or active set */
     int my_pe;
     int n_pes;
+    struct shmpi_team *team; /* NULL for an active set */
 };
 
 /* The group of a team handle; SHMEM_TEAM_INVALID is an error. */
@@ -66,6 +67,20 @@ int shmpi_coll_reduce(const char *routine, struct shmpi_group g, void *dest, con
 int shmpi_coll_scan(const char *routine, struct shmpi_group g, void *dest, const void *source,
                     size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op,
                     bool exclusive);
+
+/* ---- on-node shared-memory forms (coll_shm.c) ------------------------------------
+ * Each returns false, on every member alike, when the team or the buffers
+ * do not allow it (the caller then runs the MPI collective), else does the
+ * collective and returns true.  Arguments are as above, already checked. */
+bool shmpi_shm_sync(struct shmpi_team *team);
+bool shmpi_shm_broadcast(const char *routine, struct shmpi_team *team, void *dest,
+                         const void *source, size_t nbytes, int root);
+/* fcollect, or alltoall when `alltoall` (as blocks() in coll.c). */
+bool shmpi_shm_blocks(const char *routine, struct shmpi_team *team, void *dest,
+                      const void *source, size_t nbytes, bool alltoall);
+bool shmpi_shm_reduce(const char *routine, struct shmpi_team *team, void *dest,
+                      const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
+                      MPI_Op op);
 
 /* ---- MPI datatype and operator of each reduction TYPENAME / OPNAME ---------------- */
 #define SHMPI_MPI_TYPE_char (CHAR_MIN < 0 ? MPI_SIGNED_CHAR : MPI_UNSIGNED_CHAR)

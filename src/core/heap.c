@@ -7,14 +7,15 @@
 
 #include <string.h>
 
-void shmpi_barrier_init(void *reserved, size_t reserved_size);
+void shmpi_barrier_init(void);
 
 void shmpi_heap_setup(void)
 {
     struct shmpi_segment *seg = &shmpi_g.seg[SHMPI_SEG_HEAP];
     size_t reserved_off;
     if (shmpi_heap_init(&shmpi_g.heap, seg->size) ||
-        shmpi_heap_alloc(&shmpi_g.heap, SHMPI_HEAP_RESERVED, 0, &reserved_off))
+        shmpi_heap_alloc(&shmpi_g.heap, SHMPI_HEAP_RESERVED, _Alignof(struct shmpi_reserved),
+                         &reserved_off))
         shmpi_abort("shmem_init", "out of memory for the heap's bookkeeping");
     memset(seg->base + reserved_off, 0, SHMPI_HEAP_RESERVED);
     /* shmem_align can honour, symmetrically, any alignment that every PE's
@@ -22,7 +23,8 @@ void shmpi_heap_setup(void)
     unsigned long bits = (unsigned long)(uintptr_t)seg->base, all_bits;
     MPI_Allreduce(&bits, &all_bits, 1, MPI_UNSIGNED_LONG, MPI_BOR, shmpi_g.comm);
     shmpi_g.heap_align = all_bits ? (size_t)(all_bits & -all_bits) : (size_t)1 << 30;
-    shmpi_barrier_init(seg->base + reserved_off, SHMPI_HEAP_RESERVED);
+    shmpi_g.heap_reserved_off = reserved_off;
+    shmpi_barrier_init();
 }
 
 /* Under SHMEM_DEBUG: every PE must pass the same arguments. */

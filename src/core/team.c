@@ -209,6 +209,7 @@ static void team_from_comm(struct shmpi_team *team, MPI_Comm comm, int *world_pe
     team->next = team->prev = NULL;
     team->predefined = true;
     team_index("shmem_init", team);
+    shmpi_team_shm_init("shmem_init", team);
 }
 
 /* Team PE -> world PE for every member of `comm`. */
@@ -479,6 +480,7 @@ static shmem_team_t team_split(const char *routine, struct shmpi_team *parent,
     team->n_contexts = 0;
     team->contexts = NULL;
     team->predefined = false;
+    shmpi_team_shm_init(routine, team);
     pthread_mutex_lock(&lists_lock);
     team->prev = NULL;
     team->next = user_teams;
@@ -651,9 +653,11 @@ int shmpi_ctx_team(const char *routine, shmem_ctx_t handle, shmem_team_t *team)
 }
 
 /* ---- destruction ------------------------------------------------------------------- */
-/* Frees a user team and the contexts still open on it (after a quiet). */
-static void team_free(struct shmpi_team *team)
+/* Frees a user team and the contexts still open on it (after a quiet);
+ * `members_meet` as for shmpi_team_shm_fini. */
+static void team_free(struct shmpi_team *team, bool members_meet)
 {
+    shmpi_team_shm_fini(team, members_meet);
     while (team->contexts) {
         struct shmpi_ctx *ctx = team->contexts;
         ctx_unlink(ctx);
@@ -688,7 +692,7 @@ void shmpi_team_destroy(const char *routine, shmem_team_t handle)
     if (team->next)
         team->next->prev = team->prev;
     pthread_mutex_unlock(&lists_lock);
-    team_free(team);
+    team_free(team, true);
 }
 
 void shmpi_teams_fini(void)
@@ -698,7 +702,7 @@ void shmpi_teams_fini(void)
     while (user_teams) {
         struct shmpi_team *team = user_teams;
         user_teams = team->next;
-        team_free(team);
+        team_free(team, false); /* in whatever order each PE has them */
     }
     struct shmpi_team *predefined[] = {&shmpi_g.team_world, &shmpi_g.team_shared};
     for (size_t t = 0; t < sizeof(predefined) / sizeof(predefined[0]); t++) {
@@ -710,6 +714,8 @@ void shmpi_teams_fini(void)
     }
     shmpi_aset_fini();
     templates_fini();
+    shmpi_team_shm_fini(&shmpi_g.team_world, false);
+    shmpi_team_shm_fini(&shmpi_g.team_shared, false);
     MPI_Comm_free(&shmpi_g.team_world.comm);
     MPI_Comm_free(&shmpi_g.team_shared.comm);
     free(shmpi_g.team_shared.world_pe);
