@@ -14,11 +14,11 @@
  * real MPI flush, which by then has (nearly) nothing left to wait for:
  *   - the probe is MPI_Rget_accumulate(MPI_NO_OP) of one word; its request
  *     completes when the target answered it (shmpi_wait_request yields);
- *   - aimed at the word of a preceding AMO, MPI's default accumulate
- *     ordering (same origin, same location: MPI-3.1 11.7.2) guarantees that
- *     the AMO was applied first; for other operations it is what MPICH does
- *     in practice (one ordered channel per target), and the real flush
- *     keeps the result correct either way.
+ *   - the window asks for no accumulate ordering (window.c), so MPI does not
+ *     promise that the probe is applied after the operations before it; in
+ *     practice MPICH keeps one ordered channel per target, so the probe's
+ *     answer means they are done, and the real flush keeps the result
+ *     correct when they are not.
  * MPI_NO_OP accumulates are atomic with the window's compare-and-swaps, so
  * a probe may read any symmetric word, even one being updated.
  */
