@@ -264,8 +264,10 @@ static uint64_t mpi_amo(enum shmpi_amo_op op, enum shmpi_amo_type type,
  * The queue drains (flush, then the results: the fetched values written,
  * the failed updates redone) at quiet, fence and barriers, in every
  * waiting loop (so a PE that waits still completes its own updates), before
- * any blocking AMO, and when full.  One queue per process, issue order
- * under a lock: MPI orders accumulates of one origin to one word. */
+ * any blocking AMO, and when full.  One queue per process, under a lock.
+ * The window asks for no accumulate ordering, and none is needed: a
+ * compare-and-swap of the chain that reaches the word out of order finds
+ * another value, fails and is redone. */
 #define DEFERRED_MAX 64
 
 struct deferred {

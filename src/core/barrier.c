@@ -12,8 +12,9 @@
  * still completes MPI operations aimed at it and more PEs than cores move.
  *
  * Any other barrier is MPI_Barrier, which is 2-4x faster than MPICH's
- * MPI_Ibarrier on 2 ranks and serves RMA while it spins, unless a node is
- * oversubscribed (the same on every PE, so all pick the same form): then
+ * MPI_Ibarrier on 2 ranks and serves RMA while it spins, unless some
+ * machine runs more PEs than it has CPUs (shmpi_g.oversubscribed, the same
+ * on every PE, so all pick the same form): then
  * MPI_Ibarrier plus shmpi_wait_request, since MPI_Barrier would spin
  * without yielding (12 ms for 4 ranks on 2 cores).
  */
@@ -97,10 +98,12 @@ void shmpi_sync_world(void)
         while (atomic_load_explicit(&node_barrier->arrived, memory_order_acquire) !=
                (unsigned)node_size - 1)
             shmpi_backoff(&spins);
-        if (leaders != MPI_COMM_NULL && leaders_spin)
-            MPI_Barrier(leaders);
-        else if (leaders != MPI_COMM_NULL)
-            shmpi_barrier_comm(leaders);
+        if (leaders != MPI_COMM_NULL) {
+            if (leaders_spin)
+                MPI_Barrier(leaders);
+            else
+                shmpi_barrier_comm(leaders);
+        }
         atomic_store_explicit(&node_barrier->arrived, 0, memory_order_relaxed);
         atomic_store_explicit(&node_barrier->generation, generation + 1, memory_order_release);
     } else {

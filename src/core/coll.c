@@ -2,10 +2,10 @@
  * coll.c - collectives on MPI communicators (see coll.h).
  *
  * Each routine is one MPI collective on the group's communicator.  When no
- * node runs more PEs than it has CPUs it is the blocking one: MPICH's
+ * machine runs more PEs than it has CPUs it is the blocking one: MPICH's
  * blocking collectives are 2-4x faster than its nonblocking ones for small
  * messages, and they spin in the progress engine, which also serves RMA
- * aimed at this PE.  On an oversubscribed node it is the nonblocking one
+ * aimed at this PE.  On an oversubscribed machine it is the nonblocking one
  * waited for by shmpi_wait_request (progress + yield): a spinning blocking
  * collective starves the PEs it waits for (MPI_Barrier: 12 ms for 4 ranks
  * on 2 cores).  shmpi_g.oversubscribed is the same on every PE, so all
@@ -116,14 +116,11 @@ static void debug_symm(const char *routine, const void *addr, size_t len)
         shmpi_symm_fail(routine, addr, len, shmpi_g.my_pe);
 }
 
-/* `src` itself, or a private copy if [src, src+src_len) overlaps
- * [dst, dst+dst_len); *copy is what to free. */
-static const void *unaliased(const char *routine, const void *src, size_t src_len,
-                             const void *dst, size_t dst_len, void **copy)
+const void *shmpi_unaliased(const char *routine, const void *src, size_t src_len,
+                            const void *dst, size_t dst_len, void **copy)
 {
     *copy = NULL;
-    uintptr_t s = (uintptr_t)src, d = (uintptr_t)dst;
-    if (src_len == 0 || dst_len == 0 || s + src_len <= d || d + dst_len <= s)
+    if (!shmpi_overlap(src, src_len, dst, dst_len))
         return src;
     *copy = xmalloc(routine, src_len);
     memcpy(*copy, src, src_len);
@@ -133,7 +130,7 @@ static const void *unaliased(const char *routine, const void *src, size_t src_le
 /* The send buffer of a collective that receives into [dst, dst+dst_len):
  * MPI_IN_PLACE if src is where this PE's own contribution lies in dst
  * (`in_place`, NULL when the collective has no such form), else as
- * unaliased(). */
+ * shmpi_unaliased(). */
 static const void *send_buffer(const char *routine, const void *src, size_t src_len,
                                const void *dst, size_t dst_len, const void *in_place,
                                void **copy)
@@ -141,7 +138,7 @@ static const void *send_buffer(const char *routine, const void *src, size_t src_
     *copy = NULL;
     if (in_place && src == in_place)
         return MPI_IN_PLACE;
-    return unaliased(routine, src, src_len, dst, dst_len, copy);
+    return shmpi_unaliased(routine, src, src_len, dst, dst_len, copy);
 }
 
 /* ---- groups -------------------------------------------------------------------------- */
@@ -279,8 +276,7 @@ int shmpi_coll_broadcast(const char *routine, struct shmpi_group g, void *dest,
     void *buf = dest;
     bool copy_after = false;
     if (is_root) {
-        uintptr_t s = (uintptr_t)source, d = (uintptr_t)dest;
-        if (!root_dest || dest == source || s + nbytes <= d || d + nbytes <= s) {
+        if (!root_dest || dest == source || !shmpi_overlap(source, nbytes, dest, nbytes)) {
             buf = (void *)source;
             copy_after = root_dest && dest != source;
         } else {
@@ -417,7 +413,7 @@ int shmpi_coll_alltoalls(const char *routine, struct shmpi_group g, void *dest,
     debug_symm(routine, source, src_len);
     debug_symm(routine, dest, dst_len);
     void *copy = NULL;
-    const void *send = unaliased(routine, source, src_len, dest, dst_len, &copy);
+    const void *send = shmpi_unaliased(routine, source, src_len, dest, dst_len, &copy);
     MPI_Datatype elem;
     MPI_Type_contiguous((int)elem_size, MPI_BYTE, &elem);
     MPI_Datatype send_type = strided_block(routine, nelems, sst, elem_size, elem);

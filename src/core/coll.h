@@ -4,7 +4,7 @@
  *
  * A collective runs over a group: the communicator of a team, or the
  * cached communicator of an active set.  Each is one MPI collective:
- * the blocking one, or on an oversubscribed node (shmpi_g.oversubscribed)
+ * the blocking one, or on an oversubscribed machine (shmpi_g.oversubscribed)
  * the nonblocking one completed by shmpi_wait_request (polls and yields, so
  * the PEs it waits for are not starved).  Either way RMA aimed at this PE
  * progresses while it waits.  Buffers are the caller's local addresses
@@ -67,6 +67,17 @@ int shmpi_coll_reduce(const char *routine, struct shmpi_group g, void *dest, con
 int shmpi_coll_scan(const char *routine, struct shmpi_group g, void *dest, const void *source,
                     size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op,
                     bool exclusive);
+
+/* Whether [a, a+a_len) and [b, b+b_len) share a byte. */
+static inline bool shmpi_overlap(const void *a, size_t a_len, const void *b, size_t b_len)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return a_len > 0 && b_len > 0 && x < y + b_len && y < x + a_len;
+}
+/* `src` itself, or a private copy if [src, src+src_len) overlaps
+ * [dst, dst+dst_len); *copy is what to free (NULL if none). */
+const void *shmpi_unaliased(const char *routine, const void *src, size_t src_len,
+                            const void *dst, size_t dst_len, void **copy);
 
 /* ---- on-node shared-memory forms (coll_shm.c) ------------------------------------
  * Each returns false, on every member alike, when the team or the buffers

@@ -205,12 +205,6 @@ static bool has_slot(const struct shmpi_team *t)
     return t && t->shm.member_slot;
 }
 
-static bool overlap(const void *a, size_t a_len, const void *b, size_t b_len)
-{
-    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-    return x < y + b_len && y < x + a_len;
-}
-
 /* The segment of a buffer that direct copies read or write: it must be
  * symmetric, as the spec asks, since a PE cannot tell the others to use
  * MPI instead. */
@@ -298,7 +292,7 @@ bool shmpi_shm_broadcast(const char *routine, struct shmpi_team *t, void *dest,
         from = dest;
     } else if (dest != source) {
         /* The others read source meanwhile: an overlapping dest waits. */
-        copy_after = overlap(dest, nbytes, source, nbytes);
+        copy_after = shmpi_overlap(dest, nbytes, source, nbytes);
         copy_now = !copy_after;
     }
     publish(t, from);
@@ -338,7 +332,7 @@ bool shmpi_shm_blocks(const char *routine, struct shmpi_team *t, void *dest, con
     const char *from = source;
     bool unreadable = (alltoall ? !segment_mapped(t, symm_segment(routine, source, src_len))
                                 : !readable(t, source, src_len)) ||
-                      (source != own_block && overlap(dest, total, source, src_len));
+                      (source != own_block && shmpi_overlap(dest, total, source, src_len));
     if (unreadable && alltoall)
         return false;
     if (unreadable) {
@@ -487,12 +481,8 @@ bool shmpi_shm_reduce(const char *routine, struct shmpi_team *t, void *dest, con
     /* A piece of dest must not overwrite source not yet copied: only
      * dest == source (in place) or disjoint buffers go piece by piece. */
     void *copy = NULL;
-    if (dest != source && overlap(dest, nbytes, source, nbytes)) {
-        copy = malloc(nbytes);
-        if (!copy)
-            shmpi_abort(routine, "out of memory (%zu bytes)", nbytes);
-        source = memcpy(copy, source, nbytes);
-    }
+    if (dest != source)
+        source = shmpi_unaliased(routine, source, nbytes, dest, nbytes, &copy);
     size_t piece = SHMPI_SLOT_SCRATCH / elem_size;
     for (size_t done = 0; done < nelems; done += piece) {
         size_t n = nelems - done < piece ? nelems - done : piece;

@@ -57,7 +57,6 @@ static void print_banner(void)
     fflush(stdout);
 }
 
-/* Returns the provided thread level. */
 /* CPUs this process may run on (mpiexec does not bind by default). */
 static int usable_cpus(void)
 {
@@ -90,9 +89,8 @@ static uint64_t kernel_id(void)
 
 int shmpi_kernel_crowded(MPI_Comm comm)
 {
-    int n, me;
+    int n;
     MPI_Comm_size(comm, &n);
-    MPI_Comm_rank(comm, &me);
     uint64_t mine = kernel_id(), *ids = malloc((size_t)n * sizeof(uint64_t));
     if (!ids)
         shmpi_abort("shmem_init", "out of memory for %d PEs", n);
@@ -123,6 +121,7 @@ static void read_node_shape(void)
 
 static void arm_grace_at_mpi_finalize(void);
 
+/* Returns the provided thread level. */
 int shmpi_init(const char *routine, int requested)
 {
     int state = atomic_load(&shmpi_g.init_state);

@@ -97,7 +97,8 @@ void shmpi_flush(int pe);                   /* MPI_Win_flush */
  * and waits for the value; `result` gets the word's bytes at its start. */
 void shmpi_fetch_word(int pe, MPI_Aint disp, MPI_Datatype type, uint64_t *result);
 /* MPI_Win_flush after an accumulate on the word at `disp`: the probe reads
- * that word, so MPI's accumulate ordering puts it after the operation. */
+ * that word (MPICH answers it after the operation; the flush completes the
+ * operation either way). */
 void shmpi_flush_word(int pe, MPI_Aint disp, MPI_Datatype type);
 void shmpi_flush_all(void);                 /* MPI_Win_flush_all */
 /* Records a PE with MPI operations for shmpi_flush_all to wait for. */
