@@ -9,9 +9,10 @@
  *
  *   - every PE calls bench_run() with the same variant list; a PE that has
  *     nothing to do in a variant (the target of a one-sided operation) has
- *     fn == NULL there and just waits in the harness's synchronization,
- *     which yields the CPU (4 PEs on 2 cores must not starve the active
- *     ones);
+ *     fn == NULL there and just waits: in shmem_barrier_all, as in the
+ *     OSU benchmarks, or for raw MPI variants (named "MPI...") in the
+ *     harness's MPI synchronization, which yields the CPU and drives the
+ *     MPI progress their operations need;
  *   - the number of repetitions of fn per timed run is calibrated so that
  *     one run takes about bench_cfg.rep_time seconds, then bench_cfg.reps
  *     runs are timed with MPI_Wtime; the runs of the variants interleave

@@ -44,7 +44,7 @@ void shmem_set_lock(long *lock)
 {
     shmpi_check_ready(__func__);
     uint32_t ticket = HIGH(lock_amo(__func__, SHMPI_AMO_ADD, lock, TICKET, 0));
-    unsigned spins = 0;
+    struct shmpi_waiter waiter = {0};
     for (;;) {
         uint32_t ahead = ticket - LOW(lock_amo(__func__, SHMPI_AMO_FETCH, lock, 0, 0));
         if (ahead == 0)
@@ -52,7 +52,7 @@ void shmem_set_lock(long *lock)
         /* Look again after about as many turns as PEs are ahead: fewer
          * remote reads compete with the holder's operations on PE 0. */
         for (uint32_t k = 0; k < ahead && k < 64; k++)
-            shmpi_backoff(&spins);
+            shmpi_backoff(&waiter);
     }
     /* What the previous holder stored is visible to this one. */
     atomic_thread_fence(memory_order_acquire);
@@ -60,7 +60,7 @@ void shmem_set_lock(long *lock)
 
 /* Failed test_lock calls in a row by this thread: callers retry in a
  * loop, so each failure is one turn of a waiting loop (shmpi_backoff). */
-static _Thread_local unsigned test_failures;
+static _Thread_local struct shmpi_waiter test_failures;
 
 int shmem_test_lock(long *lock)
 {
@@ -68,7 +68,7 @@ int shmem_test_lock(long *lock)
     uint64_t old = lock_amo(__func__, SHMPI_AMO_FETCH, lock, 0, 0);
     if (HIGH(old) == LOW(old) &&
         lock_amo(__func__, SHMPI_AMO_CSWAP, lock, old + TICKET, old) == old) {
-        test_failures = 0;
+        test_failures = (struct shmpi_waiter){0};
         atomic_thread_fence(memory_order_acquire);
         return 0;
     }
@@ -82,13 +82,13 @@ void shmem_clear_lock(long *lock)
     /* Stores of the critical section are complete before the release. */
     shmpi_quiet_all();
     uint64_t old = lock_amo(__func__, SHMPI_AMO_FETCH, lock, 0, 0);
-    unsigned spins = 0;
+    struct shmpi_waiter waiter = {0};
     for (;;) {
         uint64_t next = (old & ~(TICKET - 1)) | (uint32_t)(LOW(old) + 1);
         uint64_t seen = lock_amo(__func__, SHMPI_AMO_CSWAP, lock, next, old);
         if (seen == old)
             return;
         old = seen; /* a PE took a ticket meanwhile */
-        shmpi_backoff(&spins);
+        shmpi_backoff(&waiter);
     }
 }

@@ -234,7 +234,7 @@ static uint64_t mpi_amo(enum shmpi_amo_op op, enum shmpi_amo_type type,
             return old;
         }
     }
-    unsigned spins = 0;
+    struct shmpi_waiter waiter = {0};
     for (;;) {
         uint64_t new_value = apply(op, type, old, operand);
         uint64_t seen = mpi_cas(w, new_value, old);
@@ -243,7 +243,7 @@ static uint64_t mpi_amo(enum shmpi_amo_op op, enum shmpi_amo_type type,
             return old;
         }
         old = seen; /* someone updated it in between: retry from what they left */
-        shmpi_backoff(&spins);
+        shmpi_backoff(&waiter);
     }
 }
 

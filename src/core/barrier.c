@@ -92,12 +92,12 @@ void shmpi_sync_world(void)
         shmpi_barrier_comm(shmpi_g.team_world.comm);
         return;
     }
-    unsigned spins = 0;
+    struct shmpi_waiter waiter = {0};
     unsigned generation = atomic_load_explicit(&node_barrier->generation, memory_order_acquire);
     if (node_rank == 0) {
         while (atomic_load_explicit(&node_barrier->arrived, memory_order_acquire) !=
                (unsigned)node_size - 1)
-            shmpi_backoff(&spins);
+            shmpi_backoff(&waiter);
         if (leaders != MPI_COMM_NULL) {
             if (leaders_spin)
                 MPI_Barrier(leaders);
@@ -110,7 +110,7 @@ void shmpi_sync_world(void)
         atomic_fetch_add_explicit(&node_barrier->arrived, 1, memory_order_acq_rel);
         while (atomic_load_explicit(&node_barrier->generation, memory_order_acquire) ==
                generation)
-            shmpi_backoff(&spins);
+            shmpi_backoff(&waiter);
     }
 }
 

@@ -154,9 +154,9 @@ static uint64_t arrive(struct shmpi_team *t)
 /* Waits until member pe has arrived at event s. */
 static void wait_for(const struct shmpi_team *t, int pe, uint64_t s)
 {
-    unsigned spins = 0;
+    struct shmpi_waiter waiter = {0};
     while (atomic_load_explicit(&t->shm.member_slot[pe]->seq, memory_order_acquire) < s)
-        shmpi_backoff(&spins);
+        shmpi_backoff(&waiter);
 }
 
 static void wait_all(const struct shmpi_team *t, uint64_t s)

@@ -175,6 +175,7 @@ int shmpi_init(const char *routine, int requested)
     read_node_shape();
     arm_grace_at_mpi_finalize();
     shmpi_flush_init();
+    shmpi_progress_init();
     shmpi_teams_init();
     print_banner();
     shmpi_progress_thread_start();

@@ -44,6 +44,7 @@ struct shmpi_env {
                                   interval of shmpi's progress thread */
     int yield_waits;       /* SHMPI_YIELD_WAITS: -1 auto (when oversubscribed), 0, 1 */
     long finalize_grace_ms; /* SHMPI_FINALIZE_GRACE_MS (src/core/runtime.c) */
+    long poll_us;          /* SHMPI_POLL_US: -1 auto (src/core/progress.c) */
 };
 #include "parse.h"
 /* Reads all variables into shmpi_g.env; a bad value is a clear error. */
@@ -84,9 +85,17 @@ static inline int shmpi_symm_segment(const void *addr, size_t len);
 /* Drives the MPI progress engine once (RMA aimed at this PE completes only
  * while it is inside MPI, see README "Progress"). */
 void shmpi_progress(void);
-/* One iteration of a waiting loop: drives progress, and after a few tries
- * yields the CPU so oversubscribed PEs still move.  `*spins` starts at 0. */
-void shmpi_backoff(unsigned *spins);
+/* One iteration of a waiting loop: drives progress, after a few tries
+ * yields the CPU so oversubscribed PEs still move, and once the wait has
+ * lasted shmpi_g.poll_ns sleeps between tries.  `*w` starts zeroed. */
+struct shmpi_waiter {
+    unsigned spins;      /* turns so far */
+    uint64_t since_ns;   /* when the loop began to yield */
+    bool mpi_request;    /* it waits for an MPI request of this PE's own */
+};
+void shmpi_backoff(struct shmpi_waiter *w);
+/* Sets shmpi_g.poll_ns (init, after the job's shape is known). */
+void shmpi_progress_init(void);
 /* Waits for an MPI request the same way (progress + yield). */
 void shmpi_wait_request(MPI_Request *req);
 /* Completion of MPI RMA (flush.c).  In yield mode (shmpi_g.yield_waits)
@@ -291,6 +300,8 @@ struct shmpi_global {
     bool oversubscribed;         /* some machine (kernel) runs more PEs than it has CPUs (same on all PEs) */
     bool spans_nodes;            /* the PEs are on more than one node (same on all PEs) */
     bool yield_waits;            /* completion waits yield (flush.c) */
+    uint64_t poll_ns;            /* waits sleep between polls after this long (progress.c) */
+    uint64_t sleep_max_ns;       /* the longest of those sleeps */
     bool seg_all_local[SHMPI_NSEGS]; /* every PE's segment is mapped here (one
                                     shared-memory node, no SHMPI_MPI_ONLY/PSEUDO_NODE_SIZE):
                                     AMOs on it use CPU atomics (src/core/amo.c) */

@@ -13,10 +13,10 @@
 void shmpi_wait_until(const char *routine, bool (*satisfied)(const void *state),
                       const void *state)
 {
-    unsigned spins = 0;
+    struct shmpi_waiter waiter = {0};
     (void)routine;
     while (!satisfied(state))
-        shmpi_backoff(&spins);
+        shmpi_backoff(&waiter);
     /* What the writer stored before the awaited value is visible now. */
     atomic_thread_fence(memory_order_acquire);
 }
@@ -74,7 +74,7 @@ size_t shmpi_wait_multi(const char *routine, enum shmpi_wait_kind kind, bool blo
         if (i == nelems)
             return none;
     }
-    unsigned spins = 0;
+    struct shmpi_waiter waiter = {0};
     for (int attempt = 0;; attempt++) {
         result = scan(kind, from, nelems, status, indices, ready, state, &first_unready);
         if (result != none)
@@ -88,7 +88,7 @@ size_t shmpi_wait_multi(const char *routine, enum shmpi_wait_kind kind, bool blo
         /* A test looks twice, with MPI progress between, so repeated tests
          * see remote updates arrive; a wait loops with backoff. */
         if (block)
-            shmpi_backoff(&spins);
+            shmpi_backoff(&waiter);
         else
             shmpi_progress();
     }
