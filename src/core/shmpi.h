@@ -134,6 +134,7 @@ struct shmpi_team_shm {
                                 MPI only (not all mapped, SHMPI_MPI_ONLY, no slot free) */
     unsigned mapped_segs;    /* bit s: every member maps every member's segment s */
     uint64_t seq;            /* the last event this member arrived at */
+    uint64_t all_arrived;    /* every member was seen at this event or later */
     struct shmpi_team_slot **member_slot; /* [n_pes]: each member's slot, mapped here */
 };
 
@@ -249,13 +250,13 @@ void shmpi_barrier_all(void);
  * so it sits at the same offset (shmpi_g.heap_reserved_off) on every PE,
  * and the heap is this much larger than SHMEM_SYMMETRIC_SIZE. */
 #define SHMPI_TEAM_SLOTS 32        /* teams with shared-memory collectives per PE */
-#define SHMPI_SLOT_RING 8          /* scratch areas per slot, used in turn (coll_shm.c) */
+#define SHMPI_SLOT_RING 16          /* scratch areas per slot, used in turn (coll_shm.c) */
 /* Bytes per scratch area: the most a PE contributes to a one-event
  * collective; beyond, copies go straight between the symmetric buffers
  * (two events).  Measured on 2 PEs, us per call: broadcast 2 KiB through
  * scratch 0.19 (MPI 0.34), 4 KiB direct 0.39 (MPI 0.38); fcollect 0.27
  * (0.37) and 0.41 (0.53); the direct form beats MPI from there to 1 MiB
- * (alltoall 1 MiB: 53 vs 354).  8 areas of 2 KiB in 32 slots: 512 KiB
+ * (alltoall 1 MiB: 53 vs 354).  16 areas of 2 KiB in 32 slots: 1 MiB
  * per PE. */
 #define SHMPI_SLOT_SCRATCH 2048
 struct shmpi_node_barrier {         /* barrier.c; used in the node leader's only */
