@@ -61,9 +61,10 @@ static const struct env_var env_table[] = {
      "ms every PE waits, without calling MPI, before MPI_Finalize closes the connections of "
      "a job that spans nodes (works around a hang of MPICH 4.0 ch4:ucx over TCP); 0: no wait"},
     [VAR_POLL_US] = {"SHMPI_POLL_US", NULL, ENV_COUNT, "auto",
-     "us a waiting PE polls (yielding the CPU between polls) before it sleeps between polls "
-     "(an eighth of the time waited, 50 us to 1 ms; 50 us if every PE has a CPU); auto: 100 when a machine runs more PEs than CPUs and every PE maps every other's "
-     "memory (no MPI path for waiters to serve), else 10000"},
+     "us a waiting PE polls (yielding the CPU between polls) before it sleeps between polls; "
+     "auto: 100 when a machine runs more PEs than CPUs and every PE maps every other's memory "
+     "(nothing needs a waiter's MPI progress; sleeps grow to an eighth of the wait, up to "
+     "1 ms), else 10000 (sleeps of 50 us)"},
 };
 #define N_ENV_VARS (sizeof(env_table) / sizeof(env_table[0]))
 

@@ -19,7 +19,7 @@
 #define SPINS_BEFORE_YIELD 16
 /* The sleep between polls once a wait has lasted SHMPI_POLL_US: an eighth
  * of the time waited so far, so waking late adds at most ~1/8 to a wait,
- * from 50 us up to shmpi_g.sleep_max_ns.  Each wake-up costs ~15 us of CPU
+ * from 50 us up to shmpi_g.sleep_max_ns (1 ms or 50 us).  Each wake-up costs ~15 us of CPU
  * on this VM: 2 PEs copying beside 2 sleeping ones on 2 CPUs reach 41 GB/s
  * with 50-us sleeps, 52 with 1-ms ones (54 alone). */
 #define SLEEP_MIN_NS (50 * 1000)
@@ -50,22 +50,22 @@ static uint64_t now_ns(void)
 
 void shmpi_progress_init(void)
 {
+    /* A yielding waiter still takes an equal share of a crowded CPU (Linux's
+     * EEVDF scheduler runs it again as soon as it is owed time: measured, 2
+     * copying PEs beside 2 yielding waiters on 2 CPUs copy at half speed).
+     * Sleeping gives that share back.  So a crowded PE sleeps soon, longer
+     * the longer it waits, if nothing needs its progress: every PE maps
+     * every other's memory.  Otherwise waiters serve the MPI operations
+     * aimed at them, which complete only while they are inside MPI: they
+     * poll long and sleep briefly. */
+    bool all_mapped =
+        shmpi_g.seg_all_local[SHMPI_SEG_HEAP] && shmpi_g.seg_all_local[SHMPI_SEG_DATA];
+    bool sleep_soon = shmpi_g.oversubscribed && all_mapped;
     long us = shmpi_g.env.poll_us;
-    if (us < 0) {
-        /* A yielding waiter still takes an equal share of a crowded CPU
-         * (Linux's EEVDF scheduler runs it again as soon as it is owed time:
-         * measured, 2 copying PEs beside 2 yielding waiters on 2 CPUs copy at
-         * half speed).  Sleeping gives that share back, at up to ~100 us more
-         * latency when the wait ends.  So crowded PEs sleep soon, unless some
-         * memory is reached through MPI: then waiters serve its operations,
-         * which complete only while this PE is inside MPI. */
-        bool all_mapped = shmpi_g.seg_all_local[SHMPI_SEG_HEAP] &&
-                          shmpi_g.seg_all_local[SHMPI_SEG_DATA];
-        us = shmpi_g.oversubscribed && all_mapped ? 100 : MPI_REQUEST_POLL_NS / 1000;
-    }
+    if (us < 0)
+        us = sleep_soon ? 100 : MPI_REQUEST_POLL_NS / 1000;
     shmpi_g.poll_ns = (uint64_t)us * 1000u;
-    /* With a CPU for every PE sleeping saves power only: short sleeps. */
-    shmpi_g.sleep_max_ns = shmpi_g.oversubscribed ? 1000 * 1000 : SLEEP_MIN_NS;
+    shmpi_g.sleep_max_ns = sleep_soon ? 1000 * 1000 : SLEEP_MIN_NS;
 }
 
 void shmpi_backoff(struct shmpi_waiter *w)
