@@ -18,7 +18,8 @@
  * all have arrived at s - R + 1: then nobody still reads what it wrote
  * there for s - R.  A broadcast's root can thus run R - 1 events ahead of
  * the others, who catch up in one go when they get a CPU (8-byte broadcast,
- * 4 PEs on 2 CPUs: 2.6 us with R = 2, 1.4 with 4, 0.6 with 8, 0.27 with 16).
+ * 4 PEs on 2 CPUs: 2.6 us with R = 2, 1.4 with 4, 0.6 with 8, 0.27 with 16,
+ * 0.14 with 32).
  *
  * Small collectives are one event: each PE copies its contribution into
  * its scratch, arrives, waits, and reads the others' scratch into its own

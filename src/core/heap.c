@@ -17,7 +17,12 @@ void shmpi_heap_setup(void)
         shmpi_heap_alloc(&shmpi_g.heap, SHMPI_HEAP_RESERVED, _Alignof(struct shmpi_reserved),
                          &reserved_off))
         shmpi_abort("shmem_init", "out of memory for the heap's bookkeeping");
-    memset(seg->base + reserved_off, 0, SHMPI_HEAP_RESERVED);
+    /* Only the counters start at zero; scratch is written before it is read,
+     * so its pages (most of the block) are not touched until a team uses them. */
+    struct shmpi_reserved *reserved = (struct shmpi_reserved *)(seg->base + reserved_off);
+    memset(&reserved->node_barrier, 0, sizeof reserved->node_barrier);
+    for (int slot = 0; slot < SHMPI_TEAM_SLOTS; slot++)
+        atomic_init(&reserved->team[slot].seq, 0);
     /* shmem_align can honour, symmetrically, any alignment that every PE's
      * heap base has: the lowest set bit of the OR of all bases. */
     unsigned long bits = (unsigned long)(uintptr_t)seg->base, all_bits;

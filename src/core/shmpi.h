@@ -250,14 +250,14 @@ void shmpi_barrier_all(void);
  * so it sits at the same offset (shmpi_g.heap_reserved_off) on every PE,
  * and the heap is this much larger than SHMEM_SYMMETRIC_SIZE. */
 #define SHMPI_TEAM_SLOTS 32        /* teams with shared-memory collectives per PE */
-#define SHMPI_SLOT_RING 16          /* scratch areas per slot, used in turn (coll_shm.c) */
+#define SHMPI_SLOT_RING 32          /* scratch areas per slot, used in turn (coll_shm.c) */
 /* Bytes per scratch area: the most a PE contributes to a one-event
  * collective; beyond, copies go straight between the symmetric buffers
  * (two events).  Measured on 2 PEs, us per call: broadcast 2 KiB through
  * scratch 0.19 (MPI 0.34), 4 KiB direct 0.39 (MPI 0.38); fcollect 0.27
  * (0.37) and 0.41 (0.53); the direct form beats MPI from there to 1 MiB
- * (alltoall 1 MiB: 53 vs 354).  16 areas of 2 KiB in 32 slots: 1 MiB
- * per PE. */
+ * (alltoall 1 MiB: 53 vs 354).  32 areas of 2 KiB in 32 slots: 2 MiB
+ * per PE, of which only the pages of slots in use are ever touched. */
 #define SHMPI_SLOT_SCRATCH 2048
 struct shmpi_node_barrier {         /* barrier.c; used in the node leader's only */
     _Alignas(64) atomic_uint arrived; /* own cache lines: arrivals do not disturb */
