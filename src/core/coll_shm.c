@@ -24,9 +24,10 @@
  * Small collectives are one event: each PE copies its contribution into
  * its scratch, arrives, waits, and reads the others' scratch into its own
  * dest (a reduction: combines them, in pieces of one area up to
- * REDUCE_SHM_MAX).  Only scratch is shared, so the caller's buffers may overlap in any
- * way.  Larger broadcasts, fcollects and alltoalls copy straight between
- * the members' symmetric buffers in two events: each publishes where its
+ * REDUCE_SCRATCH_MAX).  Only scratch is shared, so the caller's buffers may
+ * overlap in any way.  Larger reductions are sliced (reduce_sliced).  Larger
+ * broadcasts, fcollects and alltoalls copy straight between the members'
+ * symmetric buffers in two events: each publishes where its
  * data lies and arrives; after waiting, each pulls into its own dest and
  * arrives again; a PE whose buffer others read returns only when they all
  * arrived (nobody still reads it).
@@ -401,32 +402,43 @@ static enum elem_kind elem_kind(MPI_Datatype type)
  * done) for an operator it does not know. */
 typedef bool combine_fn(void *io, const void *in, size_t n, MPI_Op op, bool is_signed);
 
+/* io[i] = EXPR of a = in[i] and b = io[i]: one loop per operator, which
+ * the compiler vectorizes (a test of op per element kept it scalar, several
+ * times slower). */
+#define COMBINE_LOOP(T, EXPR)                                                                 \
+    for (size_t i = 0; i < n; i++) {                                                          \
+        T a = in[i], b = io[i];                                                               \
+        io[i] = (EXPR);                                                                       \
+    }
+
 #define DEFINE_COMBINE_INT(BITS)                                                              \
     static bool combine_int##BITS(void *io_, const void *in_, size_t n, MPI_Op op,            \
                                   bool is_signed)                                             \
     {                                                                                         \
-        uint##BITS##_t *io = io_;                                                             \
-        const uint##BITS##_t *in = in_;                                                       \
-        for (size_t i = 0; i < n; i++) {                                                      \
-            uint##BITS##_t a = in[i], b = io[i];                                              \
-            bool less = is_signed ? (int##BITS##_t)a < (int##BITS##_t)b : a < b;              \
-            if (op == MPI_SUM)                                                                \
-                io[i] = (uint##BITS##_t)(a + b);                                              \
-            else if (op == MPI_PROD)                                                          \
-                io[i] = (uint##BITS##_t)((uint64_t)a * b);                                    \
-            else if (op == MPI_BAND)                                                          \
-                io[i] = a & b;                                                                \
-            else if (op == MPI_BOR)                                                           \
-                io[i] = a | b;                                                                \
-            else if (op == MPI_BXOR)                                                          \
-                io[i] = a ^ b;                                                                \
-            else if (op == MPI_MIN)                                                           \
-                io[i] = less ? a : b;                                                         \
-            else if (op == MPI_MAX)                                                           \
-                io[i] = less ? b : a;                                                         \
-            else                                                                              \
-                return false;                                                                 \
-        }                                                                                     \
+        typedef uint##BITS##_t U;                                                             \
+        typedef int##BITS##_t S;                                                              \
+        U *io = io_;                                                                          \
+        const U *in = in_;                                                                    \
+        if (op == MPI_SUM)                                                                    \
+            COMBINE_LOOP(U, (U)(a + b))                                                       \
+        else if (op == MPI_PROD)                                                              \
+            COMBINE_LOOP(U, (U)((uint64_t)a * b))                                             \
+        else if (op == MPI_BAND)                                                              \
+            COMBINE_LOOP(U, a & b)                                                            \
+        else if (op == MPI_BOR)                                                               \
+            COMBINE_LOOP(U, a | b)                                                            \
+        else if (op == MPI_BXOR)                                                              \
+            COMBINE_LOOP(U, a ^ b)                                                            \
+        else if (op == MPI_MIN && is_signed)                                                  \
+            COMBINE_LOOP(U, (S)a < (S)b ? a : b)                                              \
+        else if (op == MPI_MIN)                                                               \
+            COMBINE_LOOP(U, a < b ? a : b)                                                    \
+        else if (op == MPI_MAX && is_signed)                                                  \
+            COMBINE_LOOP(U, (S)a < (S)b ? b : a)                                              \
+        else if (op == MPI_MAX)                                                               \
+            COMBINE_LOOP(U, a < b ? b : a)                                                    \
+        else                                                                                  \
+            return false;                                                                     \
         return true;                                                                          \
     }
 DEFINE_COMBINE_INT(8)
@@ -440,19 +452,16 @@ DEFINE_COMBINE_INT(64)
         (void)is_signed;                                                                      \
         T *io = io_;                                                                          \
         const T *in = in_;                                                                    \
-        for (size_t i = 0; i < n; i++) {                                                      \
-            T a = in[i], b = io[i];                                                           \
-            if (op == MPI_SUM)                                                                \
-                io[i] = a + b;                                                                \
-            else if (op == MPI_PROD)                                                          \
-                io[i] = a * b;                                                                \
-            else if (op == MPI_MIN)                                                           \
-                io[i] = a < b ? a : b;                                                        \
-            else if (op == MPI_MAX)                                                           \
-                io[i] = a > b ? a : b;                                                        \
-            else                                                                              \
-                return false;                                                                 \
-        }                                                                                     \
+        if (op == MPI_SUM)                                                                    \
+            COMBINE_LOOP(T, a + b)                                                            \
+        else if (op == MPI_PROD)                                                              \
+            COMBINE_LOOP(T, a * b)                                                            \
+        else if (op == MPI_MIN)                                                               \
+            COMBINE_LOOP(T, a < b ? a : b)                                                    \
+        else if (op == MPI_MAX)                                                               \
+            COMBINE_LOOP(T, a > b ? a : b)                                                    \
+        else                                                                                  \
+            return false;                                                                     \
         return true;                                                                          \
     }
 DEFINE_COMBINE_FLOAT(float)
@@ -478,20 +487,74 @@ static void combine(void *io, const void *in, size_t n, size_t elem_size, MPI_Da
         MPI_Reduce_local(in, io, (int)n, type, op);
 }
 
-/* Reductions up to this size run in shared memory, in pieces of one
- * scratch area (one event each); larger ones are MPI's.  Measured, long
- * sum, us per call, shared memory vs MPI (SHMPI_MPI_ONLY=1), 2 PEs | 4 PEs
- * on 2 CPUs: 4 KiB 1.1 vs 1.7 | 11-16 vs 25-34; 8 KiB 2.1 vs 1.9 | 22-31
- * vs 27-36; 16 KiB 3.4 vs 2.5 | 44-65 vs 29-40; at 64 KiB and more MPI is
- * as fast as the direct forms could be (reduce 1 MiB: parity already). */
-#define REDUCE_SHM_MAX ((size_t)4 * 1024)
+/* Reductions up to this size go through scratch, in pieces of one area
+ * (one event each); larger ones are sliced (reduce_sliced).  Measured,
+ * long sum, us per call, 2 PEs | 4 PEs on 2 CPUs, through scratch vs MPI
+ * (SHMPI_MPI_ONLY=1): 4 KiB 1.1 vs 1.7 | 11-16 vs 25-34; 8 KiB 2.1 vs 1.9
+ * | 22-31 vs 27-36. */
+#define REDUCE_SCRATCH_MAX ((size_t)4 * 1024)
+
+/* Member pe's copy of the symmetric buffer at `mine` (mapped segment). */
+static char *peer_copy(const struct shmpi_team *t, int pe, const void *mine)
+{
+    int s = shmpi_symm_segment(mine, 1);
+    return shmpi_g.seg[s].peer_ptr[world_of(t, pe)] + ((const char *)mine - shmpi_g.seg[s].base);
+}
+
+/* Large reductions: member p owns slice p of the vector (nelems * p / n_pes
+ * up to the next one's start).  Once all sources are ready (event 1) each
+ * combines its slice from every member's source, in member order, into its
+ * own dest; once all slices are done (event 2) each copies the others'
+ * slices from their owners' dests; it returns once nobody reads its dest
+ * any more (event 3).  Each element is combined once, so all members get
+ * the same bits.  In place (dest == source), a member overwrites parts of
+ * its source that others read only after event 2, and its own slice
+ * chunk by chunk after reading it. */
+static void reduce_sliced(struct shmpi_team *t, void *dest, const void *source, size_t nelems,
+                          size_t elem_size, MPI_Datatype type, MPI_Op op)
+{
+    _Alignas(64) char chunk[SHMPI_SLOT_SCRATCH];
+    const size_t chunk_elems = sizeof chunk / elem_size;
+    const int n = t->n_pes, me = t->my_pe;
+#define SLICE_START(pe) (nelems * (size_t)(pe) / (size_t)n)
+    wait_all(t, arrive(t));
+    size_t lo = SLICE_START(me), hi = SLICE_START(me + 1);
+    for (size_t at = lo; at < hi; at += chunk_elems) {
+        size_t count = hi - at < chunk_elems ? hi - at : chunk_elems;
+        size_t off = at * elem_size, len = count * elem_size;
+        memcpy(chunk, peer_copy(t, 0, source) + off, len);
+        for (int pe = 1; pe < n; pe++)
+            combine(chunk, peer_copy(t, pe, source) + off, count, elem_size, type, op);
+        memcpy((char *)dest + off, chunk, len);
+    }
+    wait_all(t, arrive(t));
+    for (int k = 1; k < n; k++) {
+        int pe = (me + k) % n; /* members start at different owners */
+        size_t off = SLICE_START(pe) * elem_size;
+        memcpy((char *)dest + off, peer_copy(t, pe, dest) + off,
+               (SLICE_START(pe + 1) - SLICE_START(pe)) * elem_size);
+    }
+    wait_all(t, arrive(t));
+#undef SLICE_START
+}
 
 bool shmpi_shm_reduce(const char *routine, struct shmpi_team *t, void *dest, const void *source,
                       size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op)
 {
     size_t nbytes = nelems * elem_size; /* checked by the caller */
-    if (!has_slot(t) || nbytes > REDUCE_SHM_MAX)
+    if (!has_slot(t))
         return false;
+    if (nbytes > REDUCE_SCRATCH_MAX) {
+        /* Buffers that are symmetric (as the spec asks), mapped, and either
+         * the same or disjoint: the same on every member. */
+        if (!segment_mapped(t, symm_segment(routine, dest, nbytes)) ||
+            !segment_mapped(t, symm_segment(routine, source, nbytes)) ||
+            elem_size > SHMPI_SLOT_SCRATCH ||
+            (dest != source && shmpi_overlap(dest, nbytes, source, nbytes)))
+            return false;
+        reduce_sliced(t, dest, source, nelems, elem_size, type, op);
+        return true;
+    }
     /* A piece of dest must not overwrite source not yet copied: only
      * dest == source (in place) or disjoint buffers go piece by piece. */
     void *copy = NULL;
