@@ -15,12 +15,12 @@ void shmem_barrier_all(void)
 
 void shmem_sync_all(void)
 {
-    shmpi_coll_sync(shmpi_team_group(__func__, SHMEM_TEAM_WORLD));
+    shmpi_coll_sync(SHMPI_TEAM_GROUP(__func__, SHMEM_TEAM_WORLD));
 }
 
 int shmem_team_sync(shmem_team_t team)
 {
-    return shmpi_coll_sync(shmpi_team_group(__func__, team));
+    return shmpi_coll_sync(SHMPI_TEAM_GROUP(__func__, team));
 }
 
 /* ---- team collectives --------------------------------------------------------------- */
@@ -28,28 +28,28 @@ int shmem_team_sync(shmem_team_t team)
     int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems,     \
                               int PE_root)                                                    \
     {                                                                                         \
-        return shmpi_coll_broadcast(__func__, shmpi_team_group(__func__, team), dest, source, \
+        return shmpi_coll_broadcast(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source, \
                                     shmpi_bytes(__func__, nelems, sizeof(T)), PE_root, true); \
     }                                                                                         \
     int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems)       \
     {                                                                                         \
-        return shmpi_coll_collect(__func__, shmpi_team_group(__func__, team), dest, source,   \
+        return shmpi_coll_collect(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source,   \
                                   shmpi_bytes(__func__, nelems, sizeof(T)));                  \
     }                                                                                         \
     int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems)      \
     {                                                                                         \
-        return shmpi_coll_fcollect(__func__, shmpi_team_group(__func__, team), dest, source,  \
+        return shmpi_coll_fcollect(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source,  \
                                    shmpi_bytes(__func__, nelems, sizeof(T)));                 \
     }                                                                                         \
     int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems)      \
     {                                                                                         \
-        return shmpi_coll_alltoall(__func__, shmpi_team_group(__func__, team), dest, source,  \
+        return shmpi_coll_alltoall(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source,  \
                                    shmpi_bytes(__func__, nelems, sizeof(T)));                 \
     }                                                                                         \
     int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst,     \
                               ptrdiff_t sst, size_t nelems)                                   \
     {                                                                                         \
-        return shmpi_coll_alltoalls(__func__, shmpi_team_group(__func__, team), dest, source, \
+        return shmpi_coll_alltoalls(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source, \
                                     dst, sst, nelems, sizeof(T));                             \
     }
 SHMPI_RMA_TYPES(DEFINE_COLL_TYPED)
@@ -57,31 +57,31 @@ SHMPI_RMA_TYPES(DEFINE_COLL_TYPED)
 int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems,
                        int PE_root)
 {
-    return shmpi_coll_broadcast(__func__, shmpi_team_group(__func__, team), dest, source,
+    return shmpi_coll_broadcast(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source,
                                 nelems, PE_root, true);
 }
 
 int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
-    return shmpi_coll_collect(__func__, shmpi_team_group(__func__, team), dest, source, nelems);
+    return shmpi_coll_collect(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source, nelems);
 }
 
 int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
-    return shmpi_coll_fcollect(__func__, shmpi_team_group(__func__, team), dest, source,
+    return shmpi_coll_fcollect(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source,
                                nelems);
 }
 
 int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
 {
-    return shmpi_coll_alltoall(__func__, shmpi_team_group(__func__, team), dest, source,
+    return shmpi_coll_alltoall(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source,
                                nelems);
 }
 
 int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems)
 {
-    return shmpi_coll_alltoalls(__func__, shmpi_team_group(__func__, team), dest, source, dst,
+    return shmpi_coll_alltoalls(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source, dst,
                                 sst, nelems, 1);
 }
 
@@ -93,13 +93,13 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
     (void)pSync;
     struct shmpi_group g = shmpi_aset_group(__func__, PE_start, logPE_stride, PE_size);
     shmpi_quiet_all();
-    shmpi_coll_sync(g);
+    shmpi_coll_sync(&g);
 }
 
 void(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     (void)pSync;
-    shmpi_coll_sync(shmpi_aset_group(__func__, PE_start, logPE_stride, PE_size));
+    shmpi_coll_sync(SHMPI_ASET_GROUP(__func__, PE_start, logPE_stride, PE_size));
 }
 
 #define DEFINE_ASET_COLL(BITS)                                                                \
@@ -108,7 +108,7 @@ void(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
     {                                                                                         \
         (void)pSync;                                                                          \
         shmpi_coll_broadcast(__func__,                                                        \
-                             shmpi_aset_group(__func__, PE_start, logPE_stride, PE_size),     \
+                             SHMPI_ASET_GROUP(__func__, PE_start, logPE_stride, PE_size),     \
                              dest, source, shmpi_bytes(__func__, nelems, BITS / 8), PE_root, \
                              false);                                                          \
     }                                                                                         \
@@ -117,7 +117,7 @@ void(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
     {                                                                                         \
         (void)pSync;                                                                          \
         shmpi_coll_collect(__func__,                                                          \
-                           shmpi_aset_group(__func__, PE_start, logPE_stride, PE_size), dest, \
+                           SHMPI_ASET_GROUP(__func__, PE_start, logPE_stride, PE_size), dest, \
                            source, shmpi_bytes(__func__, nelems, BITS / 8));                  \
     }                                                                                         \
     void shmem_fcollect##BITS(void *dest, const void *source, size_t nelems, int PE_start,    \
@@ -125,7 +125,7 @@ void(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
     {                                                                                         \
         (void)pSync;                                                                          \
         shmpi_coll_fcollect(__func__,                                                         \
-                            shmpi_aset_group(__func__, PE_start, logPE_stride, PE_size),      \
+                            SHMPI_ASET_GROUP(__func__, PE_start, logPE_stride, PE_size),      \
                             dest, source, shmpi_bytes(__func__, nelems, BITS / 8));           \
     }                                                                                         \
     void shmem_alltoall##BITS(void *dest, const void *source, size_t nelems, int PE_start,    \
@@ -133,7 +133,7 @@ void(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
     {                                                                                         \
         (void)pSync;                                                                          \
         shmpi_coll_alltoall(__func__,                                                         \
-                            shmpi_aset_group(__func__, PE_start, logPE_stride, PE_size),      \
+                            SHMPI_ASET_GROUP(__func__, PE_start, logPE_stride, PE_size),      \
                             dest, source, shmpi_bytes(__func__, nelems, BITS / 8));           \
     }                                                                                         \
     void shmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,  \
@@ -142,7 +142,7 @@ void(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
     {                                                                                         \
         (void)pSync;                                                                          \
         shmpi_coll_alltoalls(__func__,                                                        \
-                             shmpi_aset_group(__func__, PE_start, logPE_stride, PE_size),     \
+                             SHMPI_ASET_GROUP(__func__, PE_start, logPE_stride, PE_size),     \
                              dest, source, dst, sst, nelems, BITS / 8);                       \
     }
 DEFINE_ASET_COLL(32)

@@ -10,7 +10,7 @@
     int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source,                \
                                   size_t nreduce)                                             \
     {                                                                                         \
-        return shmpi_coll_reduce(__func__, shmpi_team_group(__func__, team), dest, source,    \
+        return shmpi_coll_reduce(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source,    \
                                  nreduce, sizeof(T), SHMPI_MPI_TYPE_##N, SHMPI_MPI_OP_##OP);  \
     }
 #define DEFINE_TO_ALL(N, T, OP)                                                               \
@@ -21,7 +21,7 @@
         (void)pSync;                                                                          \
         if (nreduce < 0)                                                                      \
             shmpi_abort(__func__, "nreduce %d is negative", nreduce);                         \
-        shmpi_coll_reduce(__func__, shmpi_aset_group(__func__, PE_start, logPE_stride, PE_size), \
+        shmpi_coll_reduce(__func__, SHMPI_ASET_GROUP(__func__, PE_start, logPE_stride, PE_size), \
                           dest, source, (size_t)nreduce, sizeof(T), SHMPI_MPI_TYPE_##N,       \
                           SHMPI_MPI_OP_##OP);                                                 \
     }

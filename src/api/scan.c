@@ -10,7 +10,7 @@
 #define DEFINE_SCAN(N, T, KIND, EXCLUSIVE)                                                    \
     int shmem_##N##_sum_##KIND(shmem_team_t team, T *dest, const T *source, size_t nelems)    \
     {                                                                                         \
-        return shmpi_coll_scan(__func__, shmpi_team_group(__func__, team), dest, source,      \
+        return shmpi_coll_scan(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source,      \
                                nelems, sizeof(T), SHMPI_MPI_TYPE_##N, SHMPI_MPI_OP_sum,       \
                                EXCLUSIVE);                                                    \
     }

@@ -142,13 +142,6 @@ static const void *send_buffer(const char *routine, const void *src, size_t src_
 }
 
 /* ---- groups -------------------------------------------------------------------------- */
-struct shmpi_group shmpi_team_group(const char *routine, shmem_team_t handle)
-{
-    shmpi_check_ready(routine);
-    struct shmpi_team *team = shmpi_team_get(routine, handle);
-    return (struct shmpi_group){team->comm, team->my_pe, team->n_pes, team};
-}
-
 /* Active-set communicators, by (start, log stride, size): a chained hash
  * table, only ever grown, freed at finalize. */
 struct aset {
@@ -234,14 +227,14 @@ void shmpi_aset_fini(void)
 }
 
 /* ---- the collectives ------------------------------------------------------------- */
-int shmpi_coll_sync(struct shmpi_group g)
+int shmpi_coll_sync(const struct shmpi_group *g)
 {
     /* Stores made before (also into peers' memory) are visible after. */
     atomic_thread_fence(memory_order_seq_cst);
-    if (g.comm == shmpi_g.team_world.comm)
+    if (g->comm == shmpi_g.team_world.comm)
         shmpi_sync_world(); /* meets in shared memory within each node */
-    else if (!shmpi_shm_sync(g.team))
-        shmpi_barrier_comm(g.comm);
+    else if (!shmpi_shm_sync(g->team))
+        shmpi_barrier_comm(g->comm);
     return 0;
 }
 
@@ -253,21 +246,21 @@ int shmpi_coll_sync(struct shmpi_group g)
  * faster. */
 #define BCAST_OVERLAP_MIN ((size_t)256 * 1024)
 
-int shmpi_coll_broadcast(const char *routine, struct shmpi_group g, void *dest,
+int shmpi_coll_broadcast(const char *routine, const struct shmpi_group *g, void *dest,
                          const void *source, size_t nbytes, int root, bool root_dest)
 {
-    if (root < 0 || root >= g.n_pes)
+    if (root < 0 || root >= g->n_pes)
         shmpi_abort(routine, "PE_root %d is not a PE of the team (0 to %d)", root,
-                    g.n_pes - 1);
+                    g->n_pes - 1);
     if (nbytes == 0)
         return 0;
-    bool is_root = g.my_pe == root;
+    bool is_root = g->my_pe == root;
     debug_symm(routine, dest, nbytes);
     if (is_root)
         debug_symm(routine, source, nbytes);
     /* Only the team routines copy to the root's dest, as the shared-memory
      * form does. */
-    if (root_dest && shmpi_shm_broadcast(routine, g.team, dest, source, nbytes, root))
+    if (root_dest && shmpi_shm_broadcast(routine, g->team, dest, source, nbytes, root))
         return 0;
     count_t count = count_of(routine, nbytes);
     /* The root sends from source, which MPI only reads, and copies it to
@@ -286,33 +279,33 @@ int shmpi_coll_broadcast(const char *routine, struct shmpi_group g, void *dest,
     /* nbytes and root_dest are the same on every PE, so is the form. */
     if (shmpi_g.oversubscribed || (root_dest && nbytes >= BCAST_OVERLAP_MIN)) {
         MPI_Request req;
-        CALL_N(count, MPI_Ibcast, buf, n_, MPI_BYTE, root, g.comm, &req);
+        CALL_N(count, MPI_Ibcast, buf, n_, MPI_BYTE, root, g->comm, &req);
         if (copy_after)
             memcpy(dest, source, nbytes); /* MPI may read source meanwhile */
         shmpi_wait_request(&req);
     } else {
-        CALL_N(count, MPI_Bcast, buf, n_, MPI_BYTE, root, g.comm);
+        CALL_N(count, MPI_Bcast, buf, n_, MPI_BYTE, root, g->comm);
         if (copy_after)
             memcpy(dest, source, nbytes);
     }
     return 0;
 }
 
-int shmpi_coll_collect(const char *routine, struct shmpi_group g, void *dest, const void *source,
+int shmpi_coll_collect(const char *routine, const struct shmpi_group *g, void *dest, const void *source,
                        size_t nbytes)
 {
-    int n = g.n_pes;
+    int n = g->n_pes;
     uint64_t mine = nbytes;
     uint64_t *sizes = xmalloc(routine, (size_t)n * sizeof(uint64_t));
     COLL_RUN(MPI_Allgather, MPI_Iallgather, &mine, 1, MPI_UINT64_T, sizes, 1, MPI_UINT64_T,
-             g.comm);
+             g->comm);
     count_t *counts = xmalloc(routine, (size_t)n * sizeof(count_t));
     displ_t *displs = xmalloc(routine, (size_t)n * sizeof(displ_t));
     size_t total = 0, my_displ = 0;
     for (int i = 0; i < n; i++) {
         counts[i] = count_of(routine, sizes[i]);
         displs[i] = (displ_t)count_of(routine, total);
-        if (i == g.my_pe)
+        if (i == g->my_pe)
             my_displ = total;
         if (__builtin_add_overflow(total, (size_t)sizes[i], &total))
             shmpi_abort(routine, "the collected data is larger than the address space");
@@ -324,8 +317,8 @@ int shmpi_coll_collect(const char *routine, struct shmpi_group g, void *dest, co
         void *copy;
         const void *send = send_buffer(routine, source, nbytes, dest, total,
                                        (char *)dest + my_displ, &copy);
-        COLL_RUN(LARGE(MPI_Allgatherv), LARGE(MPI_Iallgatherv), send, counts[g.my_pe],
-                 MPI_BYTE, dest, counts, displs, MPI_BYTE, g.comm);
+        COLL_RUN(LARGE(MPI_Allgatherv), LARGE(MPI_Iallgatherv), send, counts[g->my_pe],
+                 MPI_BYTE, dest, counts, displs, MPI_BYTE, g->comm);
         free(copy);
     }
     free(sizes);
@@ -336,39 +329,39 @@ int shmpi_coll_collect(const char *routine, struct shmpi_group g, void *dest, co
 
 /* fcollect (allgather) and alltoall: nbytes per block, one block per PE;
  * the source is one block (fcollect) or n_pes blocks (alltoall). */
-static int blocks(const char *routine, struct shmpi_group g, void *dest, const void *source,
+static int blocks(const char *routine, const struct shmpi_group *g, void *dest, const void *source,
                   size_t nbytes, bool alltoall)
 {
     if (nbytes == 0)
         return 0;
-    size_t total = mul(routine, nbytes, (size_t)g.n_pes);
+    size_t total = mul(routine, nbytes, (size_t)g->n_pes);
     size_t src_len = alltoall ? total : nbytes;
     debug_symm(routine, source, src_len);
     debug_symm(routine, dest, total);
-    if (shmpi_shm_blocks(routine, g.team, dest, source, nbytes, alltoall))
+    if (shmpi_shm_blocks(routine, g->team, dest, source, nbytes, alltoall))
         return 0;
     void *copy;
     /* MPI_IN_PLACE means something else for an alltoall. */
-    const void *own_slot = alltoall ? NULL : (char *)dest + nbytes * (size_t)g.my_pe;
+    const void *own_slot = alltoall ? NULL : (char *)dest + nbytes * (size_t)g->my_pe;
     const void *send = send_buffer(routine, source, src_len, dest, total, own_slot, &copy);
     count_t count = count_of(routine, nbytes);
     if (alltoall)
         COLL_RUN_N(count, MPI_Alltoall, MPI_Ialltoall, send, n_, MPI_BYTE, dest, n_, MPI_BYTE,
-                   g.comm);
+                   g->comm);
     else
         COLL_RUN_N(count, MPI_Allgather, MPI_Iallgather, send, n_, MPI_BYTE, dest, n_,
-                   MPI_BYTE, g.comm);
+                   MPI_BYTE, g->comm);
     free(copy);
     return 0;
 }
 
-int shmpi_coll_fcollect(const char *routine, struct shmpi_group g, void *dest,
+int shmpi_coll_fcollect(const char *routine, const struct shmpi_group *g, void *dest,
                         const void *source, size_t nbytes)
 {
     return blocks(routine, g, dest, source, nbytes, false);
 }
 
-int shmpi_coll_alltoall(const char *routine, struct shmpi_group g, void *dest,
+int shmpi_coll_alltoall(const char *routine, const struct shmpi_group *g, void *dest,
                         const void *source, size_t nbytes)
 {
     return blocks(routine, g, dest, source, nbytes, true);
@@ -394,7 +387,7 @@ static MPI_Datatype strided_block(const char *routine, size_t nelems, ptrdiff_t 
     return block;
 }
 
-int shmpi_coll_alltoalls(const char *routine, struct shmpi_group g, void *dest,
+int shmpi_coll_alltoalls(const char *routine, const struct shmpi_group *g, void *dest,
                          const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                          size_t elem_size)
 {
@@ -407,7 +400,7 @@ int shmpi_coll_alltoalls(const char *routine, struct shmpi_group g, void *dest,
     if (nelems > INT_MAX || elem_size > INT_MAX)
         shmpi_abort(routine, "%zu elements of %zu bytes are more than MPI can describe",
                     nelems, elem_size);
-    size_t all = mul(routine, nelems, (size_t)g.n_pes);
+    size_t all = mul(routine, nelems, (size_t)g->n_pes);
     size_t src_len = strided_extent(routine, all, (size_t)sst, elem_size);
     size_t dst_len = strided_extent(routine, all, (size_t)dst, elem_size);
     debug_symm(routine, source, src_len);
@@ -418,7 +411,7 @@ int shmpi_coll_alltoalls(const char *routine, struct shmpi_group g, void *dest,
     MPI_Type_contiguous((int)elem_size, MPI_BYTE, &elem);
     MPI_Datatype send_type = strided_block(routine, nelems, sst, elem_size, elem);
     MPI_Datatype recv_type = strided_block(routine, nelems, dst, elem_size, elem);
-    COLL_RUN(MPI_Alltoall, MPI_Ialltoall, send, 1, send_type, dest, 1, recv_type, g.comm);
+    COLL_RUN(MPI_Alltoall, MPI_Ialltoall, send, 1, send_type, dest, 1, recv_type, g->comm);
     MPI_Type_free(&send_type);
     MPI_Type_free(&recv_type);
     MPI_Type_free(&elem);
@@ -430,7 +423,7 @@ enum reduction { ALLREDUCE, SCAN, EXSCAN };
 
 /* Reductions and scans: dest == source is in place, any other overlap is
  * served from a copy. */
-static int reduction(const char *routine, struct shmpi_group g, void *dest, const void *source,
+static int reduction(const char *routine, const struct shmpi_group *g, void *dest, const void *source,
                      size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op,
                      enum reduction kind)
 {
@@ -440,24 +433,24 @@ static int reduction(const char *routine, struct shmpi_group g, void *dest, cons
     debug_symm(routine, source, nbytes);
     debug_symm(routine, dest, nbytes);
     if (kind == ALLREDUCE &&
-        shmpi_shm_reduce(routine, g.team, dest, source, nelems, elem_size, type, op))
+        shmpi_shm_reduce(routine, g->team, dest, source, nelems, elem_size, type, op))
         return 0;
     void *copy;
     const void *send = send_buffer(routine, source, nbytes, dest, nbytes, dest, &copy);
     count_t count = count_of(routine, nelems);
     switch (kind) {
     case ALLREDUCE:
-        COLL_RUN_N(count, MPI_Allreduce, MPI_Iallreduce, send, dest, n_, type, op, g.comm);
+        COLL_RUN_N(count, MPI_Allreduce, MPI_Iallreduce, send, dest, n_, type, op, g->comm);
         break;
     case SCAN:
-        COLL_RUN_N(count, MPI_Scan, MPI_Iscan, send, dest, n_, type, op, g.comm);
+        COLL_RUN_N(count, MPI_Scan, MPI_Iscan, send, dest, n_, type, op, g->comm);
         break;
     case EXSCAN:
-        COLL_RUN_N(count, MPI_Exscan, MPI_Iexscan, send, dest, n_, type, op, g.comm);
+        COLL_RUN_N(count, MPI_Exscan, MPI_Iexscan, send, dest, n_, type, op, g->comm);
         /* MPI leaves rank 0's receive buffer of an exscan undefined; the
          * spec has the identity of the sum there (all zero bytes is 0 of
          * every integer, floating and complex type). */
-        if (g.my_pe == 0)
+        if (g->my_pe == 0)
             memset(dest, 0, nbytes);
         break;
     }
@@ -465,13 +458,13 @@ static int reduction(const char *routine, struct shmpi_group g, void *dest, cons
     return 0;
 }
 
-int shmpi_coll_reduce(const char *routine, struct shmpi_group g, void *dest, const void *source,
+int shmpi_coll_reduce(const char *routine, const struct shmpi_group *g, void *dest, const void *source,
                       size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op)
 {
     return reduction(routine, g, dest, source, nelems, elem_size, type, op, ALLREDUCE);
 }
 
-int shmpi_coll_scan(const char *routine, struct shmpi_group g, void *dest, const void *source,
+int shmpi_coll_scan(const char *routine, const struct shmpi_group *g, void *dest, const void *source,
                     size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op,
                     bool exclusive)
 {

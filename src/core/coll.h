@@ -26,45 +26,58 @@ struct shmpi_group {
 };
 
 /* The group of a team handle; SHMEM_TEAM_INVALID is an error. */
-struct shmpi_group shmpi_team_group(const char *routine, shmem_team_t team);
+static inline struct shmpi_group shmpi_team_group(const char *routine, shmem_team_t handle)
+{
+    shmpi_check_ready(routine);
+    struct shmpi_team *team = shmpi_team_get(routine, handle);
+    return (struct shmpi_group){team->comm, team->my_pe, team->n_pes, team};
+}
+/* The collectives take the group by address: passed by value (24 bytes,
+ * through memory) GCC copied it with a 16-byte load of two fresh smaller
+ * stores, which stalls (no store forwarding).  These build it in an
+ * unnamed object of the caller. */
+#define SHMPI_TEAM_GROUP(routine, team) \
+    ((const struct shmpi_group[]){shmpi_team_group(routine, team)})
 /* The group of an active set (PE_start, 2^logPE_stride, PE_size); the
  * caller must be a member.  The communicator is made on first use by the
  * members only (MPI_Comm_create_group) and cached until finalize. */
 struct shmpi_group shmpi_aset_group(const char *routine, int PE_start, int logPE_stride,
                                     int PE_size);
+#define SHMPI_ASET_GROUP(routine, start, log_stride, size) \
+    ((const struct shmpi_group[]){shmpi_aset_group(routine, start, log_stride, size)})
 /* Frees the cached active-set communicators (shmpi_teams_fini). */
 void shmpi_aset_fini(void);
 
 /* Barrier without quiet (team_sync, sync); returns 0. */
-int shmpi_coll_sync(struct shmpi_group g);
+int shmpi_coll_sync(const struct shmpi_group *g);
 /* Broadcast nbytes from source on `root` to dest on the others; on the
  * root too when `root_dest` (1.5 team routines), not for the deprecated
  * active-set ones. */
-int shmpi_coll_broadcast(const char *routine, struct shmpi_group g, void *dest,
+int shmpi_coll_broadcast(const char *routine, const struct shmpi_group *g, void *dest,
                          const void *source, size_t nbytes, int root, bool root_dest);
 /* Concatenation of every PE's source in PE order; nbytes may differ. */
-int shmpi_coll_collect(const char *routine, struct shmpi_group g, void *dest, const void *source,
+int shmpi_coll_collect(const char *routine, const struct shmpi_group *g, void *dest, const void *source,
                        size_t nbytes);
 /* The same with nbytes equal everywhere. */
-int shmpi_coll_fcollect(const char *routine, struct shmpi_group g, void *dest,
+int shmpi_coll_fcollect(const char *routine, const struct shmpi_group *g, void *dest,
                         const void *source, size_t nbytes);
 /* Block j of source (nbytes each) goes to PE j, into block `my_pe` of dest. */
-int shmpi_coll_alltoall(const char *routine, struct shmpi_group g, void *dest,
+int shmpi_coll_alltoall(const char *routine, const struct shmpi_group *g, void *dest,
                         const void *source, size_t nbytes);
 /* Strided: element k of the block for PE j is source[(j*nelems + k)*sst],
  * landing in dest[(i*nelems + k)*dst] on PE j (strides in elements). */
-int shmpi_coll_alltoalls(const char *routine, struct shmpi_group g, void *dest,
+int shmpi_coll_alltoalls(const char *routine, const struct shmpi_group *g, void *dest,
                          const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                          size_t elem_size);
 /* Element-wise reduction of nelems elements into dest on every PE;
  * dest == source is in place, any other overlap is handled too. */
-int shmpi_coll_reduce(const char *routine, struct shmpi_group g, void *dest, const void *source,
+int shmpi_coll_reduce(const char *routine, const struct shmpi_group *g, void *dest, const void *source,
                       size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op);
 /* Element-wise prefix reduction (scan) of nelems elements: dest on team PE
  * i gets the reduction over team PEs 0 to i (inclusive), or over 0 to
  * i - 1 when `exclusive`, which is all zero bytes on team PE 0.  Overlaps
  * as for shmpi_coll_reduce. */
-int shmpi_coll_scan(const char *routine, struct shmpi_group g, void *dest, const void *source,
+int shmpi_coll_scan(const char *routine, const struct shmpi_group *g, void *dest, const void *source,
                     size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op,
                     bool exclusive);
 
