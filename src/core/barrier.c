@@ -15,7 +15,7 @@
  * MPI_Ibarrier on 2 ranks and serves RMA while it spins, unless some
  * machine runs more PEs than it has CPUs (shmpi_g.oversubscribed, the same
  * on every PE, so all pick the same form): then
- * MPI_Ibarrier plus shmpi_wait_request, since MPI_Barrier would spin
+ * MPI_Ibarrier plus shmpi_wait_barrier, since MPI_Barrier would spin
  * without yielding (12 ms for 4 ranks on 2 cores).
  */
 #include "shmpi.h"
@@ -27,11 +27,15 @@ MPI_Comm shmpi_node_comm(void);
 static struct shmpi_node_barrier *node_barrier;
 static int node_rank, node_size;
 static MPI_Comm leaders = MPI_COMM_NULL;  /* node leaders, if more than one node */
-/* The leaders meet in the spinning MPI_Barrier unless they alone outnumber
- * some machine's CPUs: the other PEs wait in shared memory, yielding, so a
- * spinning leader starves nobody (2 emulated nodes of 2 PEs on 2 cores:
- * 35 us, against ~1 ms with MPI_Ibarrier and yields). */
+/* The leaders first spin in MPI_Test on their MPI_Ibarrier unless they
+ * alone outnumber some machine's CPUs: the other PEs wait in shared memory,
+ * yielding, so a briefly spinning leader starves nobody (2 emulated nodes
+ * of 2 PEs on 2 cores: 30 us, as MPI_Barrier, against ~1 ms yielding from
+ * the start).  After LEADERS_SPIN_NS they wait the yielding, sleeping way,
+ * so a long wait does not hold a CPU the PE everybody waits for may need
+ * (MPI_Barrier spun to the end: tests/spmd/wait_sleep). */
 static bool leaders_spin;
+#define LEADERS_SPIN_NS (200 * 1000)
 
 void shmpi_barrier_init(void)
 {
@@ -78,7 +82,7 @@ void shmpi_barrier_comm(MPI_Comm comm)
     }
     MPI_Request req;
     MPI_Ibarrier(comm, &req);
-    shmpi_wait_request(&req);
+    shmpi_wait_barrier(&req, 0);
 }
 
 void shmpi_sync_world(void)
@@ -99,10 +103,13 @@ void shmpi_sync_world(void)
                (unsigned)node_size - 1)
             shmpi_backoff(&waiter);
         if (leaders != MPI_COMM_NULL) {
-            if (leaders_spin)
-                MPI_Barrier(leaders);
-            else
+            if (leaders_spin) {
+                MPI_Request req;
+                MPI_Ibarrier(leaders, &req);
+                shmpi_wait_barrier(&req, LEADERS_SPIN_NS);
+            } else {
                 shmpi_barrier_comm(leaders);
+            }
         }
         atomic_store_explicit(&node_barrier->arrived, 0, memory_order_relaxed);
         atomic_store_explicit(&node_barrier->generation, generation + 1, memory_order_release);

@@ -110,6 +110,25 @@ void shmpi_wait_request(MPI_Request *req)
     }
 }
 
+void shmpi_wait_barrier(MPI_Request *req, uint64_t spin_ns)
+{
+    uint64_t start = now_ns();
+    int done = 0;
+    do {
+        MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return;
+    } while (now_ns() - start < spin_ns);
+    /* Only small messages pass through this PE: it may sleep as any wait. */
+    struct shmpi_waiter waiter = {0};
+    for (;;) {
+        MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return;
+        shmpi_backoff(&waiter);
+    }
+}
+
 /* ---- the progress thread ---------------------------------------------------------------
  * With MPICH ch4 a PE that computes outside MPI delays every MPI operation
  * aimed at it.  SHMPI_PROGRESS_THREAD=N starts a thread that enters MPI

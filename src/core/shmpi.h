@@ -98,6 +98,11 @@ void shmpi_backoff(struct shmpi_waiter *w);
 void shmpi_progress_init(void);
 /* Waits for an MPI request the same way (progress + yield). */
 void shmpi_wait_request(MPI_Request *req);
+/* Waits for a barrier's request: spins in MPI_Test for up to spin_ns (as
+ * fast as a blocking MPI_Barrier for short waits), then waits like any
+ * waiting loop (shmpi_backoff: yields, sleeps after SHMPI_POLL_US), so a
+ * long wait does not hold a CPU. */
+void shmpi_wait_barrier(MPI_Request *req, uint64_t spin_ns);
 /* Completion of MPI RMA (flush.c).  In yield mode (shmpi_g.yield_waits)
  * each first waits, yielding, for a probe to the target, so an origin does
  * not spin in MPI_Win_flush while the PE it waits for needs its core. */
