@@ -27,18 +27,19 @@ MPI_Comm shmpi_node_comm(void);
 static struct shmpi_node_barrier *node_barrier;
 static int node_rank, node_size;
 static MPI_Comm leaders = MPI_COMM_NULL;  /* node leaders, if more than one node */
-/* With a CPU for every PE the leaders meet in MPI_Barrier: it spins, which
- * takes nobody's CPU and serves MPI RMA aimed at them at once (a get from a
- * PE waiting there across 2 emulated nodes: 21 us; 80-120 us once it sleeps).
- * With more PEs than CPUs they spin in MPI_Test on an MPI_Ibarrier unless
- * they alone outnumber some machine's CPUs: the other PEs wait in shared
- * memory, yielding, so a briefly spinning leader starves nobody (2 emulated
- * nodes of 2 PEs on 2 cores: 30 us, as MPI_Barrier, against ~1 ms yielding
- * from the start).  After LEADERS_SPIN_NS they wait the yielding, sleeping
- * way, so a long wait does not hold a CPU the PE everybody waits for needs
- * (MPI_Barrier spun to the end: tests/spmd/wait_sleep). */
-static bool leaders_spin;
+/* The leaders meet in barrier_spin: with a CPU for every PE in
+ * MPI_Barrier, which spins, takes nobody's CPU and serves MPI RMA aimed at
+ * them at once (a get from a PE waiting there across 2 emulated nodes: 21
+ * us; 80-120 us once it sleeps).  With more PEs than CPUs they first spin
+ * in MPI_Test for LEADERS_SPIN_NS unless they alone outnumber some
+ * machine's CPUs: the other PEs wait in shared memory, yielding, so a
+ * briefly spinning leader starves nobody (2 emulated nodes of 2 PEs on 2
+ * cores: 30 us, as MPI_Barrier, against ~1 ms yielding from the start).
+ * Then they wait the yielding, sleeping way, so a long wait does not hold a
+ * CPU the PE everybody waits for needs (MPI_Barrier spun to the end:
+ * tests/spmd/wait_sleep). */
 #define LEADERS_SPIN_NS (200 * 1000)
+static uint64_t leaders_spin_ns;
 
 void shmpi_barrier_init(void)
 {
@@ -63,7 +64,7 @@ void shmpi_barrier_init(void)
         MPI_Comm_size(split, &n_leaders);
         if (n_leaders > 1) {
             leaders = split;
-            leaders_spin = !shmpi_kernel_crowded(leaders);
+            leaders_spin_ns = shmpi_kernel_crowded(leaders) ? 0 : LEADERS_SPIN_NS;
         } else
             MPI_Comm_free(&split);
     }
@@ -77,7 +78,9 @@ void shmpi_barrier_fini(void)
     node_barrier = NULL;
 }
 
-void shmpi_barrier_comm(MPI_Comm comm)
+/* A barrier over comm: MPI_Barrier with a CPU for every PE, else
+ * MPI_Ibarrier, spun on for up to spin_ns, then waited for while yielding. */
+static void barrier_spin(MPI_Comm comm, uint64_t spin_ns)
 {
     if (!shmpi_g.oversubscribed) {
         MPI_Barrier(comm);
@@ -85,7 +88,12 @@ void shmpi_barrier_comm(MPI_Comm comm)
     }
     MPI_Request req;
     MPI_Ibarrier(comm, &req);
-    shmpi_wait_barrier(&req, 0);
+    shmpi_wait_barrier(&req, spin_ns);
+}
+
+void shmpi_barrier_comm(MPI_Comm comm)
+{
+    barrier_spin(comm, 0);
 }
 
 void shmpi_sync_world(void)
@@ -105,17 +113,8 @@ void shmpi_sync_world(void)
         while (atomic_load_explicit(&node_barrier->arrived, memory_order_acquire) !=
                (unsigned)node_size - 1)
             shmpi_backoff(&waiter);
-        if (leaders != MPI_COMM_NULL) {
-            if (leaders_spin && !shmpi_g.oversubscribed) {
-                MPI_Barrier(leaders); /* a CPU each: spinning takes nobody's */
-            } else if (leaders_spin) {
-                MPI_Request req;
-                MPI_Ibarrier(leaders, &req);
-                shmpi_wait_barrier(&req, LEADERS_SPIN_NS);
-            } else {
-                shmpi_barrier_comm(leaders);
-            }
-        }
+        if (leaders != MPI_COMM_NULL)
+            barrier_spin(leaders, leaders_spin_ns);
         atomic_store_explicit(&node_barrier->arrived, 0, memory_order_relaxed);
         atomic_store_explicit(&node_barrier->generation, generation + 1, memory_order_release);
     } else {

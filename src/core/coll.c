@@ -291,8 +291,8 @@ int shmpi_coll_broadcast(const char *routine, const struct shmpi_group *g, void 
     return 0;
 }
 
-int shmpi_coll_collect(const char *routine, const struct shmpi_group *g, void *dest, const void *source,
-                       size_t nbytes)
+int shmpi_coll_collect(const char *routine, const struct shmpi_group *g, void *dest,
+                       const void *source, size_t nbytes)
 {
     int n = g->n_pes;
     uint64_t mine = nbytes;
@@ -423,9 +423,9 @@ enum reduction { ALLREDUCE, SCAN, EXSCAN };
 
 /* Reductions and scans: dest == source is in place, any other overlap is
  * served from a copy. */
-static int reduction(const char *routine, const struct shmpi_group *g, void *dest, const void *source,
-                     size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op,
-                     enum reduction kind)
+static int reduction(const char *routine, const struct shmpi_group *g, void *dest,
+                     const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
+                     MPI_Op op, enum reduction kind)
 {
     if (nelems == 0)
         return 0;
@@ -458,15 +458,16 @@ static int reduction(const char *routine, const struct shmpi_group *g, void *des
     return 0;
 }
 
-int shmpi_coll_reduce(const char *routine, const struct shmpi_group *g, void *dest, const void *source,
-                      size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op)
+int shmpi_coll_reduce(const char *routine, const struct shmpi_group *g, void *dest,
+                      const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
+                      MPI_Op op)
 {
     return reduction(routine, g, dest, source, nelems, elem_size, type, op, ALLREDUCE);
 }
 
-int shmpi_coll_scan(const char *routine, const struct shmpi_group *g, void *dest, const void *source,
-                    size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op,
-                    bool exclusive)
+int shmpi_coll_scan(const char *routine, const struct shmpi_group *g, void *dest,
+                    const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
+                    MPI_Op op, bool exclusive)
 {
     return reduction(routine, g, dest, source, nelems, elem_size, type, op,
                      exclusive ? EXSCAN : SCAN);

@@ -56,8 +56,8 @@ int shmpi_coll_sync(const struct shmpi_group *g);
 int shmpi_coll_broadcast(const char *routine, const struct shmpi_group *g, void *dest,
                          const void *source, size_t nbytes, int root, bool root_dest);
 /* Concatenation of every PE's source in PE order; nbytes may differ. */
-int shmpi_coll_collect(const char *routine, const struct shmpi_group *g, void *dest, const void *source,
-                       size_t nbytes);
+int shmpi_coll_collect(const char *routine, const struct shmpi_group *g, void *dest,
+                       const void *source, size_t nbytes);
 /* The same with nbytes equal everywhere. */
 int shmpi_coll_fcollect(const char *routine, const struct shmpi_group *g, void *dest,
                         const void *source, size_t nbytes);
@@ -71,15 +71,16 @@ int shmpi_coll_alltoalls(const char *routine, const struct shmpi_group *g, void 
                          size_t elem_size);
 /* Element-wise reduction of nelems elements into dest on every PE;
  * dest == source is in place, any other overlap is handled too. */
-int shmpi_coll_reduce(const char *routine, const struct shmpi_group *g, void *dest, const void *source,
-                      size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op);
+int shmpi_coll_reduce(const char *routine, const struct shmpi_group *g, void *dest,
+                      const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
+                      MPI_Op op);
 /* Element-wise prefix reduction (scan) of nelems elements: dest on team PE
  * i gets the reduction over team PEs 0 to i (inclusive), or over 0 to
  * i - 1 when `exclusive`, which is all zero bytes on team PE 0.  Overlaps
  * as for shmpi_coll_reduce. */
-int shmpi_coll_scan(const char *routine, const struct shmpi_group *g, void *dest, const void *source,
-                    size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op,
-                    bool exclusive);
+int shmpi_coll_scan(const char *routine, const struct shmpi_group *g, void *dest,
+                    const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
+                    MPI_Op op, bool exclusive);
 
 /* Whether [a, a+a_len) and [b, b+b_len) share a byte. */
 static inline bool shmpi_overlap(const void *a, size_t a_len, const void *b, size_t b_len)

@@ -495,10 +495,16 @@ static void combine(void *io, const void *in, size_t n, size_t elem_size, MPI_Da
 #define REDUCE_SCRATCH_MAX ((size_t)4 * 1024)
 
 /* Member pe's copy of the symmetric buffer at `mine` (mapped segment). */
-static char *peer_copy(const struct shmpi_team *t, int pe, const void *mine)
+static const char *peer_copy(const char *routine, const struct shmpi_team *t, int pe,
+                             const void *mine, size_t len)
 {
-    int s = shmpi_symm_segment(mine, 1);
-    return shmpi_g.seg[s].peer_ptr[world_of(t, pe)] + ((const char *)mine - shmpi_g.seg[s].base);
+    return shmpi_symm_target(routine, mine, len, world_of(t, pe)).local;
+}
+
+/* Where member pe's slice of nelems elements starts (elements). */
+static size_t slice_start(size_t nelems, int pe, int n_pes)
+{
+    return nelems * (size_t)pe / (size_t)n_pes;
 }
 
 /* Large reductions: member p owns slice p of the vector (nelems * p / n_pes
@@ -510,32 +516,32 @@ static char *peer_copy(const struct shmpi_team *t, int pe, const void *mine)
  * the same bits.  In place (dest == source), a member overwrites parts of
  * its source that others read only after event 2, and its own slice
  * chunk by chunk after reading it. */
-static void reduce_sliced(struct shmpi_team *t, void *dest, const void *source, size_t nelems,
-                          size_t elem_size, MPI_Datatype type, MPI_Op op)
+static void reduce_sliced(const char *routine, struct shmpi_team *t, void *dest,
+                          const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
+                          MPI_Op op)
 {
     _Alignas(64) char chunk[SHMPI_SLOT_SCRATCH];
-    const size_t chunk_elems = sizeof chunk / elem_size;
+    const size_t chunk_elems = sizeof chunk / elem_size, nbytes = nelems * elem_size;
     const int n = t->n_pes, me = t->my_pe;
-#define SLICE_START(pe) (nelems * (size_t)(pe) / (size_t)n)
     wait_all(t, arrive(t));
-    size_t lo = SLICE_START(me), hi = SLICE_START(me + 1);
+    size_t lo = slice_start(nelems, me, n), hi = slice_start(nelems, me + 1, n);
     for (size_t at = lo; at < hi; at += chunk_elems) {
         size_t count = hi - at < chunk_elems ? hi - at : chunk_elems;
         size_t off = at * elem_size, len = count * elem_size;
-        memcpy(chunk, peer_copy(t, 0, source) + off, len);
+        memcpy(chunk, peer_copy(routine, t, 0, source, nbytes) + off, len);
         for (int pe = 1; pe < n; pe++)
-            combine(chunk, peer_copy(t, pe, source) + off, count, elem_size, type, op);
+            combine(chunk, peer_copy(routine, t, pe, source, nbytes) + off, count, elem_size,
+                    type, op);
         memcpy((char *)dest + off, chunk, len);
     }
     wait_all(t, arrive(t));
     for (int k = 1; k < n; k++) {
         int pe = (me + k) % n; /* members start at different owners */
-        size_t off = SLICE_START(pe) * elem_size;
-        memcpy((char *)dest + off, peer_copy(t, pe, dest) + off,
-               (SLICE_START(pe + 1) - SLICE_START(pe)) * elem_size);
+        size_t start = slice_start(nelems, pe, n), off = start * elem_size;
+        memcpy((char *)dest + off, peer_copy(routine, t, pe, dest, nbytes) + off,
+               (slice_start(nelems, pe + 1, n) - start) * elem_size);
     }
     wait_all(t, arrive(t));
-#undef SLICE_START
 }
 
 bool shmpi_shm_reduce(const char *routine, struct shmpi_team *t, void *dest, const void *source,
@@ -552,7 +558,7 @@ bool shmpi_shm_reduce(const char *routine, struct shmpi_team *t, void *dest, con
             elem_size > SHMPI_SLOT_SCRATCH ||
             (dest != source && shmpi_overlap(dest, nbytes, source, nbytes)))
             return false;
-        reduce_sliced(t, dest, source, nelems, elem_size, type, op);
+        reduce_sliced(routine, t, dest, source, nelems, elem_size, type, op);
         return true;
     }
     /* A piece of dest must not overwrite source not yet copied: only

@@ -17,10 +17,10 @@ void shmpi_heap_setup(void)
         shmpi_heap_alloc(&shmpi_g.heap, SHMPI_HEAP_RESERVED, _Alignof(struct shmpi_reserved),
                          &reserved_off))
         shmpi_abort("shmem_init", "out of memory for the heap's bookkeeping");
-    /* Only the counters start at zero; scratch is written before it is read,
-     * so its pages (most of the block) are not touched until a team uses them. */
+    /* Only the teams' counters start at zero here (the node leader sets up
+     * the node barrier, barrier.c); scratch is written before it is read, so
+     * its pages (most of the block) are not touched until a team uses them. */
     struct shmpi_reserved *reserved = (struct shmpi_reserved *)(seg->base + reserved_off);
-    memset(&reserved->node_barrier, 0, sizeof reserved->node_barrier);
     for (int slot = 0; slot < SHMPI_TEAM_SLOTS; slot++)
         atomic_init(&reserved->team[slot].seq, 0);
     /* shmem_align can honour, symmetrically, any alignment that every PE's

@@ -96,11 +96,21 @@ void shmpi_backoff(struct shmpi_waiter *w)
     nanosleep(&pause, NULL);
 }
 
-void shmpi_wait_request(MPI_Request *req)
+/* MPI_Test until done: spinning for up to spin_ns, then a waiting loop
+ * (`steady`: the request moves data through this PE, poll it longer). */
+static void wait_request(MPI_Request *req, uint64_t spin_ns, bool steady)
 {
-    struct shmpi_waiter waiter = {.mpi_request = true};
+    int done = 0;
+    if (spin_ns) {
+        uint64_t start = now_ns();
+        do {
+            MPI_Test(req, &done, MPI_STATUS_IGNORE);
+            if (done)
+                return;
+        } while (now_ns() - start < spin_ns);
+    }
+    struct shmpi_waiter waiter = {.mpi_request = steady};
     for (;;) {
-        int done = 0;
         MPI_Test(req, &done, MPI_STATUS_IGNORE);
         if (done)
             return;
@@ -110,23 +120,15 @@ void shmpi_wait_request(MPI_Request *req)
     }
 }
 
+void shmpi_wait_request(MPI_Request *req)
+{
+    wait_request(req, 0, true);
+}
+
 void shmpi_wait_barrier(MPI_Request *req, uint64_t spin_ns)
 {
-    uint64_t start = now_ns();
-    int done = 0;
-    do {
-        MPI_Test(req, &done, MPI_STATUS_IGNORE);
-        if (done)
-            return;
-    } while (now_ns() - start < spin_ns);
     /* Only small messages pass through this PE: it may sleep as any wait. */
-    struct shmpi_waiter waiter = {0};
-    for (;;) {
-        MPI_Test(req, &done, MPI_STATUS_IGNORE);
-        if (done)
-            return;
-        shmpi_backoff(&waiter);
-    }
+    wait_request(req, spin_ns, false);
 }
 
 /* ---- the progress thread ---------------------------------------------------------------
