@@ -109,7 +109,7 @@ static size_t mul(const char *routine, size_t a, size_t b)
 
 /* Under SHMEM_DEBUG the buffers must be symmetric, as the spec requires
  * (MPI itself would take any local buffer). */
-static void debug_symm(const char *routine, const void *addr, size_t len)
+static inline void debug_symm(const char *routine, const void *addr, size_t len)
 {
     if (SHMPI_UNLIKELY(shmpi_g.env.debug) && len > 0 && addr != MPI_IN_PLACE &&
         shmpi_symm_segment(addr, len) < 0)
@@ -260,7 +260,8 @@ int shmpi_coll_broadcast(const char *routine, const struct shmpi_group *g, void 
         debug_symm(routine, source, nbytes);
     /* Only the team routines copy to the root's dest, as the shared-memory
      * form does. */
-    if (root_dest && shmpi_shm_broadcast(routine, g->team, dest, source, nbytes, root))
+    if (root_dest && shmpi_team_has_shm(g->team) &&
+        shmpi_shm_broadcast(routine, g->team, dest, source, nbytes, root))
         return 0;
     count_t count = count_of(routine, nbytes);
     /* The root sends from source, which MPI only reads, and copies it to
@@ -338,7 +339,8 @@ static int blocks(const char *routine, const struct shmpi_group *g, void *dest, 
     size_t src_len = alltoall ? total : nbytes;
     debug_symm(routine, source, src_len);
     debug_symm(routine, dest, total);
-    if (shmpi_shm_blocks(routine, g->team, dest, source, nbytes, alltoall))
+    if (shmpi_team_has_shm(g->team) &&
+        shmpi_shm_blocks(routine, g->team, dest, source, nbytes, alltoall))
         return 0;
     void *copy;
     /* MPI_IN_PLACE means something else for an alltoall. */
@@ -432,7 +434,7 @@ static int reduction(const char *routine, const struct shmpi_group *g, void *des
     size_t nbytes = mul(routine, nelems, elem_size);
     debug_symm(routine, source, nbytes);
     debug_symm(routine, dest, nbytes);
-    if (kind == ALLREDUCE &&
+    if (kind == ALLREDUCE && shmpi_team_has_shm(g->team) &&
         shmpi_shm_reduce(routine, g->team, dest, source, nelems, elem_size, type, op))
         return 0;
     void *copy;

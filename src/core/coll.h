@@ -25,6 +25,14 @@ struct shmpi_group {
     struct shmpi_team *team; /* NULL for an active set */
 };
 
+/* Whether a team's collectives can run in shared memory (coll_shm.c);
+ * checked inline so that MPI-path collectives call nothing else first.
+ * (member_slot, not slot: a predefined team is all zero before init.) */
+static inline bool shmpi_team_has_shm(const struct shmpi_team *t)
+{
+    return t && t->shm.member_slot;
+}
+
 /* The group of a team handle; SHMEM_TEAM_INVALID is an error. */
 static inline struct shmpi_group shmpi_team_group(const char *routine, shmem_team_t handle)
 {

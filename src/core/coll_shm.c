@@ -214,12 +214,6 @@ void shmpi_team_shm_fini(struct shmpi_team *t, bool members_meet)
 }
 
 /* ---- helpers ------------------------------------------------------------------------- */
-/* (member_slot, not slot: a predefined team is all zero before init.) */
-static bool has_slot(const struct shmpi_team *t)
-{
-    return t && t->shm.member_slot;
-}
-
 /* The segment of a buffer that direct copies read or write: it must be
  * symmetric, as the spec asks, since a PE cannot tell the others to use
  * MPI instead. */
@@ -239,7 +233,7 @@ static bool segment_mapped(const struct shmpi_team *t, int s)
 /* ---- the collectives ------------------------------------------------------------- */
 bool shmpi_shm_sync(struct shmpi_team *t)
 {
-    if (!has_slot(t))
+    if (!shmpi_team_has_shm(t))
         return false;
     team_barrier(t);
     return true;
@@ -277,7 +271,7 @@ static bool readable(const struct shmpi_team *t, const void *data, size_t len)
 bool shmpi_shm_broadcast(const char *routine, struct shmpi_team *t, void *dest,
                          const void *source, size_t nbytes, int root)
 {
-    if (!has_slot(t))
+    if (!shmpi_team_has_shm(t))
         return false;
     bool is_root = t->my_pe == root;
     if (nbytes <= SHMPI_SLOT_SCRATCH) {
@@ -323,7 +317,7 @@ bool shmpi_shm_broadcast(const char *routine, struct shmpi_team *t, void *dest,
 bool shmpi_shm_blocks(const char *routine, struct shmpi_team *t, void *dest, const void *source,
                       size_t nbytes, bool alltoall)
 {
-    if (!has_slot(t))
+    if (!shmpi_team_has_shm(t))
         return false;
     int n = t->n_pes, me = t->my_pe;
     size_t total = nbytes * (size_t)n; /* checked by the caller */
@@ -548,7 +542,7 @@ bool shmpi_shm_reduce(const char *routine, struct shmpi_team *t, void *dest, con
                       size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op)
 {
     size_t nbytes = nelems * elem_size; /* checked by the caller */
-    if (!has_slot(t))
+    if (!shmpi_team_has_shm(t))
         return false;
     if (nbytes > REDUCE_SCRATCH_MAX) {
         /* Buffers that are symmetric (as the spec asks), mapped, and either

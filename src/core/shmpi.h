@@ -177,7 +177,10 @@ struct shmpi_ctx {
 /* Resolves the handle of a context/team (predefined ones included); NULL
  * or a destroyed handle is an error naming `routine`. */
 struct shmpi_ctx *shmpi_ctx_get(const char *routine, shmem_ctx_t ctx);
-struct shmpi_team *shmpi_team_get(const char *routine, shmem_team_t team);
+static inline struct shmpi_team *shmpi_team_get(const char *routine, shmem_team_t team);
+/* shmpi_team_get for every handle but SHMEM_TEAM_WORLD, which it resolves
+ * inline (the team of most collectives). */
+struct shmpi_team *shmpi_team_lookup(const char *routine, shmem_team_t team);
 /* The handle of a team object (SHMEM_TEAM_WORLD/SHARED for the predefined). */
 shmem_team_t shmpi_team_handle(struct shmpi_team *team);
 /* Team PE of world PE `world_pe`, or -1 if it is not a member (O(log n)). */
@@ -331,6 +334,11 @@ static inline void shmpi_check_ready(const char *routine)
 }
 
 /* ---- inline definitions ------------------------------------------------------------------ */
+static inline struct shmpi_team *shmpi_team_get(const char *routine, shmem_team_t team)
+{
+    return team == SHMEM_TEAM_WORLD ? &shmpi_g.team_world : shmpi_team_lookup(routine, team);
+}
+
 static inline int shmpi_symm_segment(const void *addr, size_t len)
 {
     for (int s = 0; s < SHMPI_NSEGS; s++) {

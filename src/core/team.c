@@ -253,7 +253,7 @@ void shmpi_teams_init(void)
 }
 
 /* ---- handles ------------------------------------------------------------------------ */
-struct shmpi_team *shmpi_team_get(const char *routine, shmem_team_t team)
+struct shmpi_team *shmpi_team_lookup(const char *routine, shmem_team_t team)
 {
     if (team == SHMEM_TEAM_WORLD)
         return &shmpi_g.team_world;
