@@ -197,6 +197,10 @@ static void undefined_case(const char *what, long *heap)
         shmem_team_sync(SHMEM_TEAM_INVALID);
     else if (strcmp(what, "team-broadcastmem-destroyed") == 0)
         shmem_broadcastmem(destroyed_team(), heap, heap + 1, sizeof(long), 0);
+    else if (strcmp(what, "team-broadcast-root-range") == 0)
+        shmem_broadcastmem(SHMEM_TEAM_WORLD, heap, heap + 1, sizeof(long), shmem_n_pes());
+    else if (strcmp(what, "team-broadcast-root-negative") == 0)
+        shmem_broadcastmem(SHMEM_TEAM_WORLD, heap, heap + 1, sizeof(long), -1);
     else if (strcmp(what, "team-sum-reduce-destroyed") == 0)
         shmem_long_sum_reduce(destroyed_team(), heap, heap + 1, 1);
     else if (strcmp(what, "ctx-create-destroyed-team") == 0) {
