@@ -57,14 +57,22 @@ static void print_banner(void)
     fflush(stdout);
 }
 
-/* CPUs this process may run on (mpiexec does not bind by default). */
-static int usable_cpus(void)
+/* The CPUs this process may run on, as bits (all of them unless the
+ * launcher bound it). */
+#define CPU_WORDS (CPU_SETSIZE / 64)
+static void usable_cpus(uint64_t bits[CPU_WORDS])
 {
+    memset(bits, 0, CPU_WORDS * sizeof(uint64_t));
     cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
-        return CPU_COUNT(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) {
+        for (int c = 0; c < CPU_SETSIZE; c++)
+            if (CPU_ISSET(c, &set))
+                bits[c / 64] |= (uint64_t)1 << (c % 64);
+        return;
+    }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
+    for (long c = 0; c < (n > 0 ? n : 1) && c < CPU_SETSIZE; c++)
+        bits[c / 64] |= (uint64_t)1 << (c % 64);
 }
 
 /* Which kernel this process runs on: PEs with the same one share its CPUs.
@@ -87,19 +95,35 @@ static uint64_t kernel_id(void)
     return hash;
 }
 
+/* A kernel is crowded when its PEs outnumber the CPUs they may use
+ * together: the union of their affinity masks, so that PEs bound one per
+ * core (mpiexec -bind-to core, Slurm) are not taken for 1-CPU machines. */
 int shmpi_kernel_crowded(MPI_Comm comm)
 {
-    int n;
+    int n, rank;
     MPI_Comm_size(comm, &n);
+    MPI_Comm_rank(comm, &rank);
     uint64_t mine = kernel_id(), *ids = malloc((size_t)n * sizeof(uint64_t));
     if (!ids)
         shmpi_abort("shmem_init", "out of memory for %d PEs", n);
     MPI_Allgather(&mine, 1, MPI_UINT64_T, ids, 1, MPI_UINT64_T, comm);
-    int kernel_pes = 0;
-    for (int r = 0; r < n; r++)
-        kernel_pes += ids[r] == mine;
+    int kernel_pes = 0, first = rank;
+    for (int r = n - 1; r >= 0; r--)
+        if (ids[r] == mine) {
+            kernel_pes++;
+            first = r;
+        }
     free(ids);
-    int crowded = kernel_pes > usable_cpus();
+    MPI_Comm kernel;
+    MPI_Comm_split(comm, first, rank, &kernel);
+    uint64_t cpus[CPU_WORDS];
+    usable_cpus(cpus);
+    MPI_Allreduce(MPI_IN_PLACE, cpus, CPU_WORDS, MPI_UINT64_T, MPI_BOR, kernel);
+    MPI_Comm_free(&kernel);
+    int kernel_cpus = 0;
+    for (int w = 0; w < CPU_WORDS; w++)
+        kernel_cpus += __builtin_popcountll(cpus[w]);
+    int crowded = kernel_pes > kernel_cpus;
     /* Machines may differ: every member takes the same decision. */
     MPI_Allreduce(MPI_IN_PLACE, &crowded, 1, MPI_INT, MPI_LOR, comm);
     return crowded;

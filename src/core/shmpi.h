@@ -118,8 +118,8 @@ void shmpi_flush_all(void);                 /* MPI_Win_flush_all */
 /* Records a PE with MPI operations for shmpi_flush_all to wait for. */
 void shmpi_flush_mark(int pe);
 /* Whether the members of `comm` on some machine (one kernel: nodes emulated
- * on one machine count together) outnumber its CPUs; the same on every
- * member (collective over comm). */
+ * on one machine count together) outnumber the CPUs their affinity masks
+ * allow together; the same on every member (collective over comm). */
 int shmpi_kernel_crowded(MPI_Comm comm);
 /* Decides shmpi_g.yield_waits (init, after shmpi_g.oversubscribed). */
 void shmpi_flush_init(void);
