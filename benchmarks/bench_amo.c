@@ -237,52 +237,53 @@ static void fadd_nbi_mpi(void *arg, long n)
     }
 }
 
-/* ---- diagnostic: the same under contention, guessing as shmpi does --------------------------
- * Each compare-and-swap expects the value this PE left after its previous
- * one (read once at the start); one that finds the word changed by the
- * other PE retries from the value it returns. */
-static void fadd_mpi_guesscas(void *arg, long n)
+/* ---- diagnostics: shmpi's MPI algorithm for add/fetch_add in raw MPI ---------------------
+ * src/core/amo.c uses only MPI_NO_OP and MPI_Compare_and_swap: compare-and-swap
+ * old -> old + 1 from a guess of the word, retried from the value it returns
+ * until the word had not changed, each + flush. */
+static long mpi_read_word(struct amo *a, MPI_Aint disp)
 {
-    struct amo *a = arg;
-    MPI_Aint disp = a->w->disp[a->pe] + a->off;
-    long guess, s = 0;
-    MPI_Fetch_and_op(NULL, &guess, MPI_LONG, a->pe, disp, MPI_NO_OP, a->w->win);
+    long value;
+    MPI_Fetch_and_op(NULL, &value, MPI_LONG, a->pe, disp, MPI_NO_OP, a->w->win);
     MPI_Win_flush(a->pe, a->w->win);
-    for (long i = 0; i < n; i++) {
-        for (;;) {
-            long value = guess + 1, seen;
-            MPI_Compare_and_swap(&value, &guess, &seen, MPI_LONG, a->pe, disp, a->w->win);
-            MPI_Win_flush(a->pe, a->w->win);
-            if (seen == guess)
-                break;
-            guess = seen;
-        }
-        s += guess++;
-    }
-    sink = s;
+    return value;
 }
 
-/* ---- diagnostic: shmpi's MPI algorithm for add/fetch_add in raw MPI -------------------------
- * src/core/amo.c uses only MPI_NO_OP and MPI_Compare_and_swap: read the word,
- * then compare-and-swap old -> old + 1 (retry on change), each + flush. */
+/* Adds 1 by compare-and-swap starting from `guess`; returns the old value. */
+static long mpi_cas_add_one(struct amo *a, MPI_Aint disp, long guess)
+{
+    for (;;) {
+        long value = guess + 1, seen;
+        MPI_Compare_and_swap(&value, &guess, &seen, MPI_LONG, a->pe, disp, a->w->win);
+        MPI_Win_flush(a->pe, a->w->win);
+        if (seen == guess)
+            return guess;
+        guess = seen;
+    }
+}
+
+/* Uncontended: read the word, then compare-and-swap. */
 static void fadd_mpi_readcas(void *arg, long n)
 {
     struct amo *a = arg;
     MPI_Aint disp = a->w->disp[a->pe] + a->off;
     long s = 0;
+    for (long i = 0; i < n; i++)
+        s += mpi_cas_add_one(a, disp, mpi_read_word(a, disp));
+    sink = s;
+}
+
+/* Contended, guessing as shmpi does: each compare-and-swap expects the value
+ * this PE left after its previous one (read once at the start). */
+static void fadd_mpi_guesscas(void *arg, long n)
+{
+    struct amo *a = arg;
+    MPI_Aint disp = a->w->disp[a->pe] + a->off;
+    long guess = mpi_read_word(a, disp), s = 0;
     for (long i = 0; i < n; i++) {
-        long old, seen;
-        MPI_Fetch_and_op(NULL, &old, MPI_LONG, a->pe, disp, MPI_NO_OP, a->w->win);
-        MPI_Win_flush(a->pe, a->w->win);
-        for (;;) {
-            long value = old + 1;
-            MPI_Compare_and_swap(&value, &old, &seen, MPI_LONG, a->pe, disp, a->w->win);
-            MPI_Win_flush(a->pe, a->w->win);
-            if (seen == old)
-                break;
-            old = seen;
-        }
+        long old = mpi_cas_add_one(a, disp, guess);
         s += old;
+        guess = old + 1;
     }
     sink = s;
 }

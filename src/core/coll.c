@@ -256,16 +256,16 @@ __attribute__((noinline)) static int broadcast(const char *routine, const struct
 int shmpi_coll_broadcast(const char *routine, const struct shmpi_group *g, void *dest,
                          const void *source, size_t nbytes, int root, bool root_dest)
 {
-    bool plain = (unsigned)root < (unsigned)g->n_pes && nbytes - 1 < BCAST_OVERLAP_MIN - 1 &&
+    bool plain = root >= 0 && root < g->n_pes && nbytes > 0 && nbytes < BCAST_OVERLAP_MIN &&
                  !shmpi_g.oversubscribed && !shmpi_g.env.debug &&
                  !(root_dest && shmpi_team_has_shm(g->team));
     if (SHMPI_LIKELY(plain && g->my_pe != root))
         return MPI_Bcast(dest, (int)nbytes, MPI_BYTE, root, g->comm);
-    if (plain && (!root_dest || dest == source)) /* nothing to copy on the root */
-        return MPI_Bcast((void *)source, (int)nbytes, MPI_BYTE, root, g->comm);
-    if (plain && !shmpi_overlap(source, nbytes, dest, nbytes)) {
+    bool copy = root_dest && dest != source;
+    if (plain && !(copy && shmpi_overlap(source, nbytes, dest, nbytes))) {
         int rc = MPI_Bcast((void *)source, (int)nbytes, MPI_BYTE, root, g->comm);
-        memcpy(dest, source, nbytes);
+        if (copy)
+            memcpy(dest, source, nbytes);
         return rc;
     }
     return broadcast(routine, g, dest, source, nbytes, root, root_dest);

@@ -57,22 +57,18 @@ static void print_banner(void)
     fflush(stdout);
 }
 
-/* The CPUs this process may run on, as bits (all of them unless the
- * launcher bound it). */
-#define CPU_WORDS (CPU_SETSIZE / 64)
-static void usable_cpus(uint64_t bits[CPU_WORDS])
+/* The CPUs this process may run on (all of them unless the launcher bound
+ * it).  glibc's cpu_set_t is an array of unsigned long bits, which
+ * shmpi_kernel_crowded ORs across PEs. */
+_Static_assert(sizeof(cpu_set_t) % sizeof(unsigned long) == 0, "cpu_set_t is unsigned longs");
+static void usable_cpus(cpu_set_t *set)
 {
-    memset(bits, 0, CPU_WORDS * sizeof(uint64_t));
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) {
-        for (int c = 0; c < CPU_SETSIZE; c++)
-            if (CPU_ISSET(c, &set))
-                bits[c / 64] |= (uint64_t)1 << (c % 64);
+    if (sched_getaffinity(0, sizeof *set, set) == 0 && CPU_COUNT(set) > 0)
         return;
-    }
+    CPU_ZERO(set);
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     for (long c = 0; c < (n > 0 ? n : 1) && c < CPU_SETSIZE; c++)
-        bits[c / 64] |= (uint64_t)1 << (c % 64);
+        CPU_SET((int)c, set);
 }
 
 /* Which kernel this process runs on: PEs with the same one share its CPUs.
@@ -107,23 +103,20 @@ int shmpi_kernel_crowded(MPI_Comm comm)
     if (!ids)
         shmpi_abort("shmem_init", "out of memory for %d PEs", n);
     MPI_Allgather(&mine, 1, MPI_UINT64_T, ids, 1, MPI_UINT64_T, comm);
-    int kernel_pes = 0, first = rank;
-    for (int r = n - 1; r >= 0; r--)
-        if (ids[r] == mine) {
-            kernel_pes++;
-            first = r;
-        }
+    int first = 0; /* the lowest rank on this kernel names it */
+    while (ids[first] != mine)
+        first++;
     free(ids);
     MPI_Comm kernel;
     MPI_Comm_split(comm, first, rank, &kernel);
-    uint64_t cpus[CPU_WORDS];
-    usable_cpus(cpus);
-    MPI_Allreduce(MPI_IN_PLACE, cpus, CPU_WORDS, MPI_UINT64_T, MPI_BOR, kernel);
+    int kernel_pes;
+    MPI_Comm_size(kernel, &kernel_pes);
+    cpu_set_t cpus;
+    usable_cpus(&cpus);
+    MPI_Allreduce(MPI_IN_PLACE, &cpus, (int)(sizeof cpus / sizeof(unsigned long)),
+                  MPI_UNSIGNED_LONG, MPI_BOR, kernel);
     MPI_Comm_free(&kernel);
-    int kernel_cpus = 0;
-    for (int w = 0; w < CPU_WORDS; w++)
-        kernel_cpus += __builtin_popcountll(cpus[w]);
-    int crowded = kernel_pes > kernel_cpus;
+    int crowded = kernel_pes > CPU_COUNT(&cpus);
     /* Machines may differ: every member takes the same decision. */
     MPI_Allreduce(MPI_IN_PLACE, &crowded, 1, MPI_INT, MPI_LOR, comm);
     return crowded;

@@ -255,8 +255,6 @@ void shmpi_teams_init(void)
 /* ---- handles ------------------------------------------------------------------------ */
 struct shmpi_team *shmpi_team_lookup(const char *routine, shmem_team_t team)
 {
-    if (team == SHMEM_TEAM_WORLD)
-        return &shmpi_g.team_world;
     if (team == SHMEM_TEAM_SHARED)
         return &shmpi_g.team_shared;
     if (team == SHMEM_TEAM_INVALID)
