@@ -13,6 +13,10 @@
  * PEs form pairs (i, i + npes/2); the first of each pair issues the AMOs to
  * a word of the second; all pairs run at once.  The last table has both
  * PEs of a pair hammer the same word (contended fetch_add).
+ *
+ * With SHMPI_AMO_OPS set (the kinds of AMO routine the program calls, see
+ * README), only the tables of those kinds run, and the target lines name
+ * the declaration: SHMPI_AMO_OPS=add measures shmpi's direct MPI_SUM path.
  */
 #include "bench.h"
 
@@ -289,7 +293,7 @@ static void fadd_mpi_guesscas(void *arg, long n)
 }
 
 struct op {
-    const char *name, *title;
+    const char *name, *kind, *title; /* kind: its SHMPI_AMO_OPS name */
     bench_fn shmpi, c11, mpi;
     int per_call;
     bench_fn mpi_shmpi_seq; /* diagnostic column, or NULL */
@@ -297,27 +301,45 @@ struct op {
 };
 
 static const struct op ops[] = {
-    {"fetch_add", "fetch_add: shmem_long_atomic_fetch_add | C11 atomic_fetch_add through "
+    {"fetch_add", "add", "fetch_add: shmem_long_atomic_fetch_add | C11 atomic_fetch_add through "
                   "shmem_ptr | MPI_Fetch_and_op(MPI_SUM) + MPI_Win_flush",
      fadd_shmpi, fadd_c11, fadd_mpi, 1, fadd_mpi_readcas, true},
-    {"compare_swap", "compare_swap: shmem_long_atomic_compare_swap | C11 "
+    {"compare_swap", "compare_swap", "compare_swap: shmem_long_atomic_compare_swap | C11 "
                      "atomic_compare_exchange_strong | MPI_Compare_and_swap + MPI_Win_flush",
      cswap_shmpi, cswap_c11, cswap_mpi, 1, NULL, false},
-    {"add", "add (non-fetching): shmem_long_atomic_add | C11 atomic_fetch_add | "
+    {"add", "add", "add (non-fetching): shmem_long_atomic_add | C11 atomic_fetch_add | "
             "MPI_Accumulate(MPI_SUM) + MPI_Win_flush",
      add_shmpi, add_c11, add_mpi, 1, fadd_mpi_readcas, true},
-    {"fetch", "fetch: shmem_long_atomic_fetch | C11 atomic_load | "
+    {"fetch", "fetch", "fetch: shmem_long_atomic_fetch | C11 atomic_load | "
               "MPI_Fetch_and_op(MPI_NO_OP) + MPI_Win_flush",
      fetch_shmpi, fetch_c11, fetch_mpi, 1, NULL, false},
-    {"add_rate", "add rate: 64 x shmem_long_atomic_add + shmem_quiet, per op | 64 x C11 "
+    {"add_rate", "add", "add rate: 64 x shmem_long_atomic_add + shmem_quiet, per op | 64 x C11 "
                  "atomic_fetch_add + fence | 64 x MPI_Accumulate + MPI_Win_flush_all",
      add_rate_shmpi, add_rate_c11, add_rate_mpi, RATE_WINDOW, NULL, true},
-    {"fetch_add_nbi_rate", "fetch_add_nbi rate: 64 x shmem_long_atomic_fetch_add_nbi + "
+    {"fetch_add_nbi_rate", "add", "fetch_add_nbi rate: 64 x shmem_long_atomic_fetch_add_nbi + "
                            "shmem_quiet, per op | 64 x C11 atomic_fetch_add + fence | "
                            "64 x MPI_Fetch_and_op(MPI_SUM) + MPI_Win_flush_all",
      fadd_nbi_shmpi, fadd_nbi_c11, fadd_nbi_mpi, RATE_WINDOW, NULL, true},
 };
 #define N_OPS ((int)(sizeof ops / sizeof ops[0]))
+
+/* Whether SHMPI_AMO_OPS (unset: any) lets the program call AMOs of `kind`
+ * (a fetch always may). */
+static bool declared(const char *kind)
+{
+    const char *list = getenv("SHMPI_AMO_OPS");
+    if (!list || !strcmp(list, "any") || !strcmp(kind, "fetch"))
+        return true;
+    size_t len = strlen(kind);
+    for (const char *item = list;; item++) {
+        size_t item_len = strcspn(item, ",");
+        if (item_len == len && !strncmp(item, kind, len))
+            return true;
+        item += item_len;
+        if (!*item)
+            return false;
+    }
+}
 
 int main(int argc, char **argv)
 {
@@ -353,17 +375,25 @@ int main(int argc, char **argv)
     bench_printf("# peer heap mapped (shmem_ptr): %s\n",
                  have_c11 ? "yes: C11 references measured" : "no: C11 references not available");
     int judge = have_c11 ? 1 : 2;
+    const char *decl = getenv("SHMPI_AMO_OPS");
+    char prefix[96] = "";
+    if (decl && strcmp(decl, "any") != 0)
+        snprintf(prefix, sizeof prefix, "[SHMPI_AMO_OPS=%s] ", decl);
 
-    struct bench_stat st[N_OPS][4];
+    struct bench_stat st[N_OPS][4] = {0}; /* .valid false for tables not run */
     for (int o = 0; o < N_OPS; o++) {
         const struct op *op = &ops[o];
+        if (!declared(op->kind)) {
+            bench_printf("\n# %s: not run (SHMPI_AMO_OPS=%s)\n", op->name, decl);
+            continue;
+        }
         long *word = &words[o * LINE_LONGS];
         struct amo a = {word, have_c11 && initiator ? shmem_ptr(word, peer) : NULL, peer, 0,
                         op->sum_window ? &win_sum : &win_cas, (MPI_Aint)(o * 64), {0}};
         struct amo c = a, m = a, d = a;
         d.w = &win_cas; /* shmpi's window hints */
         d.off = (MPI_Aint)(o * 64);
-        int nv = op->mpi_shmpi_seq ? 4 : 3;
+        int nv = op->mpi_shmpi_seq && !*prefix ? 4 : 3;
         bool in_library = BENCH_NBI_AMO || op->shmpi != fadd_nbi_shmpi;
         struct bench_variant v[4] = {
             {"shmpi", initiator ? op->shmpi : NULL, &a, op->per_call, 0, in_library},
@@ -389,8 +419,9 @@ int main(int argc, char **argv)
     }
 
     /* Contended: both PEs of a pair fetch_add the second one's word at once. */
-    struct bench_stat cst[4];
-    {
+    struct bench_stat cst[4] = {0};
+    int ncv = *prefix ? 3 : 4; /* declared: the direct path has no cas loop to show */
+    if (declared("add")) {
         long *word = &words[N_OPS * LINE_LONGS];
         int holder = initiator ? peer : me;
         struct amo a = {word, have_c11 ? shmem_ptr(word, holder) : NULL, holder, 0, &win_sum,
@@ -403,31 +434,41 @@ int main(int argc, char **argv)
             {"MPI", active ? fadd_mpi : NULL, &m, 1, 0, true},
             {"MPI-cas-loop", active ? fadd_mpi_guesscas : NULL, &g, 1, 0, true},
         };
-        bench_table_head("contended fetch_add: both PEs of a pair on one word (per op of one PE) "
-                         "| diagnostic: MPI-cas-loop = shmpi's MPI algorithm in raw MPI "
-                         "(MPI_Compare_and_swap + flush from the value it left, retried)",
-                         v, 4, judge, false);
-        bench_run(v, 4, cst);
-        bench_table_row(8, v, cst, 4, false);
+        bench_table_head(ncv == 4 ? "contended fetch_add: both PEs of a pair on one word (per "
+                                    "op of one PE) | diagnostic: MPI-cas-loop = shmpi's MPI "
+                                    "algorithm in raw MPI (MPI_Compare_and_swap + flush from "
+                                    "the value it left, retried)"
+                                  : "contended fetch_add: both PEs of a pair on one word (per "
+                                    "op of one PE)",
+                         v, ncv, judge, false);
+        bench_run(v, ncv, cst);
+        bench_table_row(8, v, cst, ncv, false);
     }
 
     if (have_c11) {
         bench_target("fetch_add latency (us)", st[0][0].valid ? st[0][0].med * 1e6 : -1, 0.2,
                      "us");
     } else {
+        char what[192];
         for (int o = 0; o < N_OPS; o++) {
-            char what[96];
-            snprintf(what, sizeof what, "%s / raw MPI", ops[o].name);
+            if (!declared(ops[o].kind))
+                continue;
+            snprintf(what, sizeof what, "%s%s / raw MPI", prefix, ops[o].name);
             bench_target(what, bench_ratio(&st[o][0], &st[o][2]), 1.1, "x");
         }
-        bench_target("contended fetch_add / raw MPI", bench_ratio(&cst[0], &cst[2]), 1.1, "x");
-        bench_target("contended fetch_add / its raw MPI sequence (cas loop)",
-                     bench_ratio(&cst[0], &cst[3]), 1.1, "x");
+        if (declared("add")) {
+            snprintf(what, sizeof what, "%scontended fetch_add / raw MPI", prefix);
+            bench_target(what, bench_ratio(&cst[0], &cst[2]), 1.1, "x");
+        }
+        if (ncv == 4)
+            bench_target("contended fetch_add / its raw MPI sequence (cas loop)",
+                         bench_ratio(&cst[0], &cst[3]), 1.1, "x");
     }
     bench_printf("\n## known facts (issue) vs this run\n");
-    bench_printf("# raw MPI_Fetch_and_op + flush: %.2f us (issue: 1.7 us)\n",
-                 st[0][2].med * 1e6);
-    if (have_c11)
+    if (declared("add"))
+        bench_printf("# raw MPI_Fetch_and_op + flush: %.2f us (issue: 1.7 us)\n",
+                     st[0][2].med * 1e6);
+    if (have_c11 && declared("add"))
         bench_printf("# C11 atomic_fetch_add on the peer's line: %.1f ns uncontended, %.1f ns "
                      "contended\n",
                      st[0][1].med * 1e9, cst[1].med * 1e9);

@@ -11,7 +11,8 @@
 #   -o OUTDIR    where results go (default BUILDDIR/benchmarks/results)
 #   -p PNG       where the plot goes (default OUTDIR/bw.png)
 #   -n LIST      PE counts (default "2 4")
-#   -m LIST      modes (default "default mpi_only")
+#   -m LIST      modes (default "default mpi_only mpi_only_amo_add"; the last
+#                runs bench_amo alone with SHMPI_MPI_ONLY=1 SHMPI_AMO_OPS=add)
 #   -q           quick: shorter timed runs (-t 3 -r 5), for checking the programs
 # Environment: MPIEXEC (default mpiexec), BENCH_TIMEOUT seconds per program
 # run (default 240).  Output: OUTDIR/bench_<prog>-np<N>-<mode>.txt, all.txt
@@ -27,7 +28,7 @@ builddir=
 outdir=
 png=
 nps="2 4"
-modes="default mpi_only"
+modes="default mpi_only mpi_only_amo_add"
 quick=
 while getopts b:o:p:n:m:qh opt; do
     case $opt in
@@ -105,11 +106,12 @@ tables=$outdir/tables.md
 for np in $nps; do
     for mode in $modes; do
         case $mode in
-        default) envset= ;;
-        mpi_only) envset="SHMPI_MPI_ONLY=1" ;;
+        default) envset= progs="rma amo coll" ;;
+        mpi_only) envset="SHMPI_MPI_ONLY=1" progs="rma amo coll" ;;
+        mpi_only_amo_add) envset="SHMPI_MPI_ONLY=1 SHMPI_AMO_OPS=add" progs=amo ;;
         *) echo "run.sh: unknown mode $mode"; exit 2 ;;
         esac
-        for prog in rma amo coll; do
+        for prog in $progs; do
             out=$outdir/bench_$prog-np$np-$mode.txt
             dat=
             [ $prog = rma ] && dat="-d $outdir/rma-np$np-$mode"

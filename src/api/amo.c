@@ -1,7 +1,7 @@
 /*
  * amo.c - atomic memory operations (spec: Atomic Memory Operations, their
  * non-blocking and deprecated forms).  Each routine is one call into
- * shmpi_amo() (src/core/amo.c, which explains how atomicity is kept); the
+ * shmpi_amo_routine() (src/core/amo.c, which explains how atomicity is kept); the
  * type tables generate them all.
  */
 #include "../core/amo.h"
@@ -10,13 +10,13 @@
  * next quiet (non-fetching, or _nbi): FETCHED is where the old value goes
  * (NULL: not wanted), OPERAND and COMPARE point to T values or are NULL. */
 #define AMO(CTX, OP, T, DEST, OPERAND, COMPARE, FETCHED, PE)                                  \
-    shmpi_amo_nbi(__func__, CTX, SHMPI_AMO_##OP, SHMPI_AMO_TYPE_OF(T), (void *)(DEST), OPERAND,  \
-              COMPARE, FETCHED, PE)
+    shmpi_amo_routine_nbi(__func__, CTX, SHMPI_AMO_##OP, SHMPI_AMO_TYPE_OF(T), (void *)(DEST),   \
+                          OPERAND, COMPARE, FETCHED, PE)
 /* A blocking fetching AMO, returning the old value. */
 #define AMO_FETCHING(CTX, OP, T, DEST, OPERAND, COMPARE, PE)                                  \
     T fetched;                                                                                \
-    shmpi_amo(__func__, CTX, SHMPI_AMO_##OP, SHMPI_AMO_TYPE_OF(T), (void *)(DEST), OPERAND,  \
-              COMPARE, &fetched, PE);                                                         \
+    shmpi_amo_routine(__func__, CTX, SHMPI_AMO_##OP, SHMPI_AMO_TYPE_OF(T), (void *)(DEST),       \
+                      OPERAND, COMPARE, &fetched, PE);                                        \
     return fetched
 
 #define CHECK_AMO_TYPE(N, T)                                                                  \

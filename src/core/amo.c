@@ -43,6 +43,11 @@
  *    and _nbi AMOs may instead wait in a queue until the next quiet
  *    ("deferred AMOs" below), with the same two calls.  The window is created
  *    with which_accumulate_ops=cswap,no_op (src/core/window.c).
+ *
+ *    A program that declares with SHMPI_AMO_OPS that its AMO routines make
+ *    one kind of update only (add, and, or, xor, or set/swap), besides
+ *    fetches, gets MPI's own op for it instead ("direct" below): no word
+ *    then sees two kinds of update, so same_op_no_op still holds.
  */
 #include "amo.h"
 
@@ -247,6 +252,103 @@ static uint64_t mpi_amo(enum shmpi_amo_op op, enum shmpi_amo_type type,
     }
 }
 
+/* ---- SHMPI_AMO_OPS: MPI's own op for a program with one kind of update -----------------
+ * The compare-and-swap loop keeps any mix of AMOs on a word atomic, but
+ * under contention it retries: a contended fetch_add takes 1.1-1.7x
+ * MPI_Fetch_and_op(MPI_SUM).  A program whose AMO routines make one kind of
+ * update says so in SHMPI_AMO_OPS, and the MPI path then uses that op
+ * directly (MPI_SUM on the unsigned type: the same bits as a signed two's
+ * complement sum; the spec has no float add).  Locks and signals, which mix kinds on
+ * their own words, call shmpi_amo and keep the loop.  An AMO routine of a
+ * kind the variable does not list ends the job: it could share a word with
+ * the direct op.  The CPU-atomic path needs none of this. */
+static const struct {
+    const char *name;
+    enum shmpi_amo_op op;
+} op_names[] = {{"fetch", SHMPI_AMO_FETCH}, {"set", SHMPI_AMO_SET},
+                {"swap", SHMPI_AMO_SWAP},   {"compare_swap", SHMPI_AMO_CSWAP},
+                {"add", SHMPI_AMO_ADD},     {"and", SHMPI_AMO_AND},
+                {"or", SHMPI_AMO_OR},       {"xor", SHMPI_AMO_XOR}};
+#define OP_BIT(OP) (1u << SHMPI_AMO_##OP)
+
+unsigned shmpi_amo_parse_ops(const char *text)
+{
+    if (strcmp(text, "any") == 0)
+        return ~0u;
+    unsigned ops = OP_BIT(FETCH); /* a read is atomic with every kind */
+    for (const char *item = text;; item++) {
+        size_t len = strcspn(item, ",");
+        unsigned found = 0;
+        for (size_t i = 0; i < sizeof op_names / sizeof op_names[0]; i++)
+            if (strlen(op_names[i].name) == len && strncmp(item, op_names[i].name, len) == 0)
+                found = 1u << op_names[i].op;
+        if (!found)
+            return 0;
+        ops |= found;
+        item += len;
+        if (*item == '\0')
+            return ops;
+    }
+}
+
+struct direct_op {
+    MPI_Op op;               /* MPI_OP_NULL: none, every update is a compare-and-swap */
+    const char *name;
+    const char *window_ops;  /* the which_accumulate_ops hint */
+};
+
+static struct direct_op direct_op_of(unsigned ops)
+{
+    unsigned updates = ops & ~OP_BIT(FETCH);
+    if (updates == OP_BIT(ADD))
+        return (struct direct_op){MPI_SUM, "sum", "sum,cswap,no_op"};
+    if (updates == OP_BIT(AND))
+        return (struct direct_op){MPI_BAND, "band", "band,cswap,no_op"};
+    if (updates == OP_BIT(OR))
+        return (struct direct_op){MPI_BOR, "bor", "bor,cswap,no_op"};
+    if (updates == OP_BIT(XOR))
+        return (struct direct_op){MPI_BXOR, "bxor", "bxor,cswap,no_op"};
+    if (updates != 0 && (updates & ~(OP_BIT(SET) | OP_BIT(SWAP))) == 0)
+        return (struct direct_op){MPI_REPLACE, "replace", "replace,cswap,no_op"};
+    return (struct direct_op){MPI_OP_NULL, "none (compare-and-swap loop)", "cswap,no_op"};
+}
+
+const char *shmpi_amo_window_ops(unsigned amo_ops)
+{
+    return direct_op_of(amo_ops).window_ops;
+}
+
+const char *shmpi_amo_direct_op_name(unsigned amo_ops)
+{
+    return direct_op_of(amo_ops).name;
+}
+
+static MPI_Op direct_mpi_op;  /* set by shmpi_amo_init */
+static unsigned direct_ops;   /* the update kinds that use it */
+
+static _Noreturn void undeclared(const char *routine, enum shmpi_amo_op op)
+{
+    const char *name = "?";
+    for (size_t i = 0; i < sizeof op_names / sizeof op_names[0]; i++)
+        if (op_names[i].op == op)
+            name = op_names[i].name;
+    shmpi_abort(routine,
+                "SHMPI_AMO_OPS=\"%s\" does not list %s: the program said its AMO routines "
+                "make only those kinds of update",
+                shmpi_g.env.amo_ops_text, name);
+}
+
+/* One update with MPI's own op, complete at the target. */
+static uint64_t mpi_direct(const struct mpi_word *w, uint64_t operand)
+{
+    uint64_t operand_buf, result = 0;
+    store_bits(&operand_buf, operand, w->size);
+    MPI_Fetch_and_op(&operand_buf, &result, w->type, w->pe, w->disp, direct_mpi_op,
+                     shmpi_g.win);
+    shmpi_flush_word(w->pe, w->disp, w->type);
+    return load_bits(&result, w->size);
+}
+
 /* ---- deferred AMOs ----------------------------------------------------------------------
  * A non-fetching AMO, or a fetching one with _nbi, need only be complete at
  * the next quiet (OpenSHMEM 1.5 sections 9.8 and 9.9.1), and raw MPI issues
@@ -279,6 +381,7 @@ struct deferred {
     /* MPI's buffers, untouched until the flush: */
     uint64_t compare_buf, value_buf, result_buf;
     void *fetched;        /* where the old value goes, or NULL */
+    bool direct;          /* MPI's own op (SHMPI_AMO_OPS): final, never redone */
 };
 
 static struct deferred deferred[DEFERRED_MAX];
@@ -312,7 +415,7 @@ static void drain_locked(void)
     for (int i = 0; i < n_deferred; i++) {
         struct deferred *d = &deferred[i];
         uint64_t old = load_bits(&d->result_buf, d->w.size);
-        if (d->op != SHMPI_AMO_FETCH && old != d->guess)
+        if (!d->direct && d->op != SHMPI_AMO_FETCH && old != d->guess)
             old = mpi_amo(d->op, d->type, &d->w, d->operand, 0); /* it failed: redo */
         if (d->fetched)
             store_bits(d->fetched, old, d->w.size);
@@ -336,7 +439,7 @@ void shmpi_amo_drain(bool wait_for_lock)
 }
 
 static void defer(enum shmpi_amo_op op, enum shmpi_amo_type type, const struct mpi_word *w,
-                  uint64_t operand, void *fetched)
+                  uint64_t operand, void *fetched, bool direct)
 {
     pthread_mutex_lock(&deferred_lock);
     bool conflict = n_deferred == DEFERRED_MAX;
@@ -346,9 +449,17 @@ static void defer(enum shmpi_amo_op op, enum shmpi_amo_type type, const struct m
         drain_locked();
     struct deferred *d = &deferred[n_deferred++];
     *d = (struct deferred){.w = *w, .op = op, .type = type, .operand = operand,
-                           .fetched = fetched};
+                           .fetched = fetched, .direct = direct};
     uint64_t unused = 0;
-    if (op == SHMPI_AMO_FETCH) {
+    if (direct) {
+        store_bits(&d->value_buf, operand, w->size);
+        if (fetched)
+            MPI_Fetch_and_op(&d->value_buf, &d->result_buf, w->type, w->pe, w->disp,
+                             direct_mpi_op, shmpi_g.win);
+        else
+            MPI_Accumulate(&d->value_buf, 1, w->type, w->pe, w->disp, 1, w->type,
+                           direct_mpi_op, shmpi_g.win);
+    } else if (op == SHMPI_AMO_FETCH) {
         MPI_Get_accumulate(&unused, 1, w->type, &d->result_buf, 1, w->type, w->pe, w->disp, 1,
                            w->type, MPI_NO_OP, shmpi_g.win);
     } else {
@@ -367,11 +478,15 @@ static void defer(enum shmpi_amo_op op, enum shmpi_amo_type type, const struct m
 }
 
 /* ---- the entry points ------------------------------------------------------------------- */
+/* from_api: called by an AMO routine of the program, which SHMPI_AMO_OPS
+ * governs (not by a lock or signal routine). */
 static void amo(const char *routine, shmem_ctx_t handle, enum shmpi_amo_op op,
                 enum shmpi_amo_type type, void *dest, const void *operand, const void *compare,
-                void *fetched, int pe, bool may_defer)
+                void *fetched, int pe, bool may_defer, bool from_api)
 {
     shmpi_check_ready(routine);
+    if (SHMPI_UNLIKELY(from_api && !(shmpi_g.env.amo_ops & (1u << op))))
+        undeclared(routine, op);
     struct shmpi_ctx *ctx = shmpi_ctx_of(routine, handle);
     int world_pe = shmpi_team_world_pe(routine, ctx->team, pe);
     size_t size = type_size(type);
@@ -388,12 +503,16 @@ static void amo(const char *routine, shmem_ctx_t handle, enum shmpi_amo_op op,
                         : cpu_amo64(op, type, t.local, operand_bits, compare_bits);
     } else {
         struct mpi_word w = {size == 4 ? MPI_UINT32_T : MPI_UINT64_T, size, world_pe, t.disp};
-        if (may_defer && deferrable(op, type)) {
-            defer(op, type, &w, operand_bits, fetched);
+        bool direct = from_api && (direct_ops & (1u << op));
+        /* Queued direct updates must commute: a set or swap is not queued. */
+        if (may_defer && (direct ? op != SHMPI_AMO_SET && op != SHMPI_AMO_SWAP
+                                 : deferrable(op, type))) {
+            defer(op, type, &w, operand_bits, fetched, direct);
             return;
         }
         shmpi_amo_drain(true); /* this thread's earlier AMOs come first */
-        old = mpi_amo(op, type, &w, operand_bits, compare_bits);
+        old = direct ? mpi_direct(&w, operand_bits)
+                     : mpi_amo(op, type, &w, operand_bits, compare_bits);
     }
     if (fetched)
         store_bits(fetched, old, size);
@@ -403,14 +522,28 @@ void shmpi_amo(const char *routine, shmem_ctx_t ctx, enum shmpi_amo_op op,
                enum shmpi_amo_type type, void *dest, const void *operand, const void *compare,
                void *fetched, int pe)
 {
-    amo(routine, ctx, op, type, dest, operand, compare, fetched, pe, false);
+    amo(routine, ctx, op, type, dest, operand, compare, fetched, pe, false, false);
 }
 
 void shmpi_amo_nbi(const char *routine, shmem_ctx_t ctx, enum shmpi_amo_op op,
                    enum shmpi_amo_type type, void *dest, const void *operand,
                    const void *compare, void *fetched, int pe)
 {
-    amo(routine, ctx, op, type, dest, operand, compare, fetched, pe, true);
+    amo(routine, ctx, op, type, dest, operand, compare, fetched, pe, true, false);
+}
+
+void shmpi_amo_routine(const char *routine, shmem_ctx_t ctx, enum shmpi_amo_op op,
+                       enum shmpi_amo_type type, void *dest, const void *operand,
+                       const void *compare, void *fetched, int pe)
+{
+    amo(routine, ctx, op, type, dest, operand, compare, fetched, pe, false, true);
+}
+
+void shmpi_amo_routine_nbi(const char *routine, shmem_ctx_t ctx, enum shmpi_amo_op op,
+                           enum shmpi_amo_type type, void *dest, const void *operand,
+                           const void *compare, void *fetched, int pe)
+{
+    amo(routine, ctx, op, type, dest, operand, compare, fetched, pe, true, true);
 }
 
 void shmpi_amo_init(void)
@@ -424,6 +557,15 @@ void shmpi_amo_init(void)
         MPI_Allreduce(MPI_IN_PLACE, &all_local, 1, MPI_INT, MPI_LAND, shmpi_g.comm);
         shmpi_g.seg_all_local[s] = all_local != 0;
     }
+    /* The mechanism of a word must be the same on every PE. */
+    int ops[2] = {(int)shmpi_g.env.amo_ops, -(int)shmpi_g.env.amo_ops}, extremes[2];
+    MPI_Allreduce(ops, extremes, 2, MPI_INT, MPI_MAX, shmpi_g.comm);
+    if (extremes[0] != ops[0] || extremes[1] != ops[1])
+        shmpi_abort("shmem_init", "SHMPI_AMO_OPS=\"%s\" here differs on another PE",
+                    shmpi_g.env.amo_ops_text);
+    struct direct_op direct = direct_op_of(shmpi_g.env.amo_ops);
+    direct_mpi_op = direct.op;
+    direct_ops = direct.op == MPI_OP_NULL ? 0 : shmpi_g.env.amo_ops & ~OP_BIT(FETCH);
 }
 
 /* ---- put with signal ------------------------------------------------------------------- */

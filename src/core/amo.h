@@ -53,6 +53,16 @@ void shmpi_amo_nbi(const char *routine, shmem_ctx_t ctx, enum shmpi_amo_op op,
                    enum shmpi_amo_type type, void *dest, const void *operand,
                    const void *compare, void *fetched, int pe);
 
+/* The same two for the program's AMO routines (src/api/amo.c): they also
+ * obey SHMPI_AMO_OPS, which locks and signals, mixing kinds of update on
+ * their own words, must not. */
+void shmpi_amo_routine(const char *routine, shmem_ctx_t ctx, enum shmpi_amo_op op,
+                       enum shmpi_amo_type type, void *dest, const void *operand,
+                       const void *compare, void *fetched, int pe);
+void shmpi_amo_routine_nbi(const char *routine, shmem_ctx_t ctx, enum shmpi_amo_op op,
+                           enum shmpi_amo_type type, void *dest, const void *operand,
+                           const void *compare, void *fetched, int pe);
+
 /* put-with-signal: the data, complete at the target, then the signal
  * update (sig_op SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD) as a uint64 AMO. */
 void shmpi_put_signal(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,

@@ -33,6 +33,7 @@ enum {
     VAR_YIELD_WAITS,
     VAR_FINALIZE_GRACE_MS,
     VAR_POLL_US,
+    VAR_AMO_OPS,
 };
 
 static const struct env_var env_table[] = {
@@ -65,6 +66,11 @@ static const struct env_var env_table[] = {
      "auto: 100 when a machine runs more PEs than CPUs and every PE maps every other's memory "
      "(nothing needs a waiter's MPI progress; sleeps grow to an eighth of the wait, up to "
      "1 ms), else 10000 (sleeps of 50 us)"},
+    [VAR_AMO_OPS] = {"SHMPI_AMO_OPS", NULL, ENV_FLAG, "any",
+     "the kinds of AMO routine the program calls, comma-separated from fetch, set, swap, "
+     "compare_swap, add, and, or, xor; when they need one update (add, and, or, xor, or "
+     "set/swap) MPI-path AMOs use MPI's own op for it, and a routine of another kind ends "
+     "the job; any: every kind, atomic together through compare-and-swap"},
 };
 #define N_ENV_VARS (sizeof(env_table) / sizeof(env_table[0]))
 
@@ -138,6 +144,15 @@ void shmpi_env_read(void)
                        : count_value(VAR_POLL_US, -1, 100000000, "valid",
                                      "auto or microseconds from 0 to 100000000");
 
+    value = env_lookup(&env_table[VAR_AMO_OPS]);
+    env->amo_ops_text = value ? value : "any";
+    env->amo_ops = shmpi_amo_parse_ops(env->amo_ops_text);
+    if (env->amo_ops == 0)
+        shmpi_abort("shmem_init",
+                    "SHMPI_AMO_OPS=\"%s\" is not valid (expected any, or a comma-separated "
+                    "list of fetch, set, swap, compare_swap, add, and, or, xor)",
+                    value);
+
     value = env_lookup(&env_table[VAR_YIELD_WAITS]);
     if (!value || strcmp(value, "auto") == 0)
         env->yield_waits = -1;
@@ -160,9 +175,10 @@ void shmpi_env_print_info(void)
     }
     printf("  heap in use: %zu bytes per PE\n", shmpi_g.env.symmetric_size);
     printf("  this job: %d PEs, %s; more PEs than CPUs on some machine: %s; waits yield: %s; "
-           "waits sleep after %llu us\n",
+           "waits sleep after %llu us; MPI-path AMO routines use MPI op: %s\n",
            shmpi_g.n_pes, shmpi_g.spans_nodes ? "several nodes" : "one node",
            shmpi_g.oversubscribed ? "yes" : "no", shmpi_g.yield_waits ? "yes" : "no",
-           (unsigned long long)(shmpi_g.poll_ns / 1000));
+           (unsigned long long)(shmpi_g.poll_ns / 1000),
+           shmpi_amo_direct_op_name(shmpi_g.env.amo_ops));
     fflush(stdout);
 }

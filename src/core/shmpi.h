@@ -45,6 +45,9 @@ struct shmpi_env {
     int yield_waits;       /* SHMPI_YIELD_WAITS: -1 auto (when oversubscribed), 0, 1 */
     long finalize_grace_ms; /* SHMPI_FINALIZE_GRACE_MS (src/core/runtime.c) */
     long poll_us;          /* SHMPI_POLL_US: -1 auto (src/core/progress.c) */
+    unsigned amo_ops;      /* SHMPI_AMO_OPS: bit 1 << op for each enum shmpi_amo_op the
+                              program's AMO routines may use (src/core/amo.c) */
+    const char *amo_ops_text; /* its text, for messages */
 };
 #include "parse.h"
 /* Reads all variables into shmpi_g.env; a bad value is a clear error. */
@@ -320,8 +323,15 @@ extern struct shmpi_global shmpi_g;
 /* Completes the deferred AMOs (src/core/amo.c); with !wait_for_lock it
  * returns at once if another thread (or this one, further up) is at it. */
 void shmpi_amo_drain(bool wait_for_lock);
-/* Sets shmpi_g.seg_all_local (collective, during init; src/core/amo.c). */
+/* Sets shmpi_g.seg_all_local and checks that SHMPI_AMO_OPS is the same
+ * everywhere (collective, during init; src/core/amo.c). */
 void shmpi_amo_init(void);
+/* The SHMPI_AMO_OPS mask of `text` (see struct shmpi_env), 0 if malformed. */
+unsigned shmpi_amo_parse_ops(const char *text);
+/* The window's which_accumulate_ops hint for that mask, and the MPI op that
+ * AMOs use directly ("none" if every AMO is a compare-and-swap). */
+const char *shmpi_amo_window_ops(unsigned amo_ops);
+const char *shmpi_amo_direct_op_name(unsigned amo_ops);
 
 /* Aborts unless the library is initialized (every routine but init calls it). */
 static inline void shmpi_check_ready(const char *routine)

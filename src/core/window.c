@@ -262,10 +262,11 @@ static void create_window(void)
     /* shmpi never relies on the order of accumulates: blocking AMOs complete
      * before returning and fence/quiet flush (MPI-3 11.7.2). */
     MPI_Info_set(info, "accumulate_ordering", "none");
-    /* AMOs use only MPI_Compare_and_swap and MPI_Fetch_and_op(MPI_NO_OP),
-     * which are atomic with each other under the default same_op_no_op. */
+    /* AMOs use MPI_Compare_and_swap and MPI_Fetch_and_op(MPI_NO_OP), and at
+     * most one other op on words no compare-and-swap touches (SHMPI_AMO_OPS),
+     * so the default same_op_no_op holds (src/core/amo.c). */
     MPI_Info_set(info, "accumulate_ops", "same_op_no_op");
-    MPI_Info_set(info, "which_accumulate_ops", "cswap,no_op");
+    MPI_Info_set(info, "which_accumulate_ops", shmpi_amo_window_ops(shmpi_g.env.amo_ops));
     /* Attach happens at the same point on every PE (MPICH may use this to
      * exchange memory keys once). */
     MPI_Info_set(info, "coll_attach", "true");

@@ -4,6 +4,7 @@
  * routine and the bad value.  Driven by amo_errors.test.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "testlib.h"
@@ -15,8 +16,16 @@ static long buf[4];
 
 int main(int argc, char **argv)
 {
-    shmem_init();
     const char *mode = argc > 1 ? argv[1] : "";
+    /* SHMPI_AMO_OPS cases: the declaration is made before shmem_init. */
+    const char *rank = getenv("PMI_RANK");
+    if (!strcmp(mode, "amo_undeclared"))
+        setenv("SHMPI_AMO_OPS", "add,fetch", 1);
+    else if (!strcmp(mode, "amo_ops_bad"))
+        setenv("SHMPI_AMO_OPS", "add,,xor", 1);
+    else if (!strcmp(mode, "amo_ops_differ"))
+        setenv("SHMPI_AMO_OPS", rank && !strcmp(rank, "1") ? "or" : "add", 1);
+    shmem_init();
     int n = shmem_n_pes();
     long stack_long = 0, src[4] = {0};
     int stack_ints[4] = {0};
@@ -31,6 +40,10 @@ int main(int argc, char **argv)
         shmem_long_atomic_swap(&stack_long, 1, 0);
     else if (!strcmp(mode, "amo_deprecated"))
         shmem_long_fadd(&stack_long, 1, 0);
+    else if (!strcmp(mode, "amo_undeclared"))
+        shmem_int_atomic_compare_swap(&word, 0, 1, 0);
+    else if (!strcmp(mode, "amo_ops_bad") || !strcmp(mode, "amo_ops_differ"))
+        CHECK(0, "shmem_init accepted SHMPI_AMO_OPS=%s", getenv("SHMPI_AMO_OPS"));
     else if (!strcmp(mode, "amo_align"))
         shmem_int_atomic_inc((int *)(void *)((char *)buf + 2), 0);
     else if (!strcmp(mode, "wait_cmp"))
