@@ -450,7 +450,7 @@ enum reduction { ALLREDUCE, SCAN, EXSCAN };
 
 /* Reductions and scans: dest == source is in place, any other overlap is
  * served from a copy. */
-static int reduction(const char *routine, const struct shmpi_group *g, void *dest,
+__attribute__((noinline)) static int reduction(const char *routine, const struct shmpi_group *g, void *dest,
                      const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
                      MPI_Op op, enum reduction kind)
 {
@@ -489,6 +489,13 @@ int shmpi_coll_reduce(const char *routine, const struct shmpi_group *g, void *de
                       const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
                       MPI_Op op)
 {
+    /* The common MPI-path case in few instructions, as for broadcast. */
+    bool plain = nelems > 0 && nelems <= INT_MAX && !shmpi_g.oversubscribed &&
+                 !shmpi_g.env.debug && !shmpi_team_has_shm(g->team);
+    if (SHMPI_LIKELY(plain && dest == source))
+        return MPI_Allreduce(MPI_IN_PLACE, dest, (int)nelems, type, op, g->comm);
+    if (plain && !shmpi_overlap(source, nelems * elem_size, dest, nelems * elem_size))
+        return MPI_Allreduce(source, dest, (int)nelems, type, op, g->comm);
     return reduction(routine, g, dest, source, nelems, elem_size, type, op, ALLREDUCE);
 }
 
