@@ -39,6 +39,7 @@ struct words {
 static struct words static_words;
 static long fetched_all[8 * ROUNDS * 2]; /* gathered on PE 0 (up to 8 PEs) */
 static long fetched_mine[ROUNDS * 2];
+static long nbi_fetched[ROUNDS]; /* fetch_add_nbi targets: live until the quiet */
 static long lock;
 static uint64_t signal_word;
 
@@ -66,12 +67,17 @@ static void test_add(struct words *w, const char *place)
         shmem_int32_atomic_add(&w->negative, -3, right);
         shmem_int32_atomic_inc(&w->negative, right);
         shmem_uint64_atomic_add(&w->big, UINT64_C(1) << 40, 0);
-        long ignored;
-        shmem_long_atomic_fetch_add_nbi(&ignored, &w->nbi_counter, 2, right);
+        shmem_long_atomic_fetch_add_nbi(&nbi_fetched[r], &w->nbi_counter, 2, right);
         if (r % 64 == 0)
             shmem_quiet();
     }
     shmem_quiet();
+    /* The old values of the nbi adds, written by the quiets: only this PE
+     * adds to its neighbour's word, so they are 0, 2, ..., 2 (ROUNDS - 1). */
+    qsort(nbi_fetched, ROUNDS, sizeof(long), cmp_long);
+    for (int r = 0; r < ROUNDS; r++)
+        CHECK(nbi_fetched[r] == 2L * r, "%s nbi fetched %ld, not %ld", place, nbi_fetched[r],
+              2L * r);
     shmem_long_fcollect(SHMEM_TEAM_WORLD, fetched_all, fetched_mine, 2 * ROUNDS);
     if (me == 0) {
         check_permutation(fetched_all, (long)n * 2 * ROUNDS, place);
