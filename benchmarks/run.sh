@@ -95,7 +95,7 @@ report=$outdir/report.md
     cat "$outdir/machine.txt"
     echo '```'
     echo
-    echo "Command: \`benchmarks/run.sh $orig_args\` (build dir $builddir); each program run was:"
+    echo "Command: \`${MPIEXEC:+MPIEXEC=\"$MPIEXEC\" }benchmarks/run.sh $orig_args\` (build dir $builddir); each program run was:"
     echo
 } > "$report"
 verdicts=$outdir/verdicts.txt
