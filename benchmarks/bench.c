@@ -75,6 +75,7 @@ void bench_init(int argc, char **argv, const char *name, const char *what)
     MPI_Get_library_version(lib, &len);
     char shmem_name[SHMEM_MAX_NAME_LEN];
     shmem_info_get_name(shmem_name);
+    bench_job.is_shmpi = strncmp(shmem_name, "shmpi", 5) == 0;
     char host[256] = "?";
     gethostname(host, sizeof host);
     host[sizeof host - 1] = '\0';

@@ -58,6 +58,7 @@ struct bench_job {
     bool mpi_only;       /* SHMPI_MPI_ONLY set (not "0"): every access is MPI RMA */
     bool pseudo_nodes;   /* SHMPI_PSEUDO_NODE_SIZE > 0 */
     bool oversubscribed; /* more PEs than CPUs */
+    bool is_shmpi;       /* the library is shmpi (its diagnostic columns apply) */
     MPI_Comm comm;       /* private duplicate of MPI_COMM_WORLD for the harness */
 };
 extern struct bench_job bench_job;
