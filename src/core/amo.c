@@ -558,9 +558,7 @@ void shmpi_amo_init(void)
         shmpi_g.seg_all_local[s] = all_local != 0;
     }
     /* The mechanism of a word must be the same on every PE. */
-    int ops[2] = {(int)shmpi_g.env.amo_ops, -(int)shmpi_g.env.amo_ops}, extremes[2];
-    MPI_Allreduce(ops, extremes, 2, MPI_INT, MPI_MAX, shmpi_g.comm);
-    if (extremes[0] != ops[0] || extremes[1] != ops[1])
+    if (!shmpi_same_on_all_pes(shmpi_g.env.amo_ops))
         shmpi_abort("shmem_init", "SHMPI_AMO_OPS=\"%s\" here differs on another PE",
                     shmpi_g.env.amo_ops_text);
     struct direct_op direct = direct_op_of(shmpi_g.env.amo_ops);

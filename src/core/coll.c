@@ -246,6 +246,14 @@ int shmpi_coll_sync(const struct shmpi_group *g)
  * faster. */
 #define BCAST_OVERLAP_MIN ((size_t)256 * 1024)
 
+/* Whether a collective may go straight to its blocking MPI form: not on a
+ * crowded machine (the nonblocking forms, waited for with yields, are
+ * needed there) and not under SHMEM_DEBUG (its checks are needed). */
+static inline bool mpi_short_path(void)
+{
+    return !shmpi_g.oversubscribed && !shmpi_g.env.debug;
+}
+
 __attribute__((noinline)) static int broadcast(const char *routine, const struct shmpi_group *g,
                                                void *dest, const void *source, size_t nbytes,
                                                int root, bool root_dest);
@@ -257,8 +265,7 @@ int shmpi_coll_broadcast(const char *routine, const struct shmpi_group *g, void 
                          const void *source, size_t nbytes, int root, bool root_dest)
 {
     bool plain = root >= 0 && root < g->n_pes && nbytes > 0 && nbytes < BCAST_OVERLAP_MIN &&
-                 !shmpi_g.oversubscribed && !shmpi_g.env.debug &&
-                 !(root_dest && shmpi_team_has_shm(g->team));
+                 mpi_short_path() && !(root_dest && shmpi_team_has_shm(g->team));
     if (SHMPI_LIKELY(plain && g->my_pe != root))
         return MPI_Bcast(dest, (int)nbytes, MPI_BYTE, root, g->comm);
     bool copy = root_dest && dest != source;
@@ -450,9 +457,10 @@ enum reduction { ALLREDUCE, SCAN, EXSCAN };
 
 /* Reductions and scans: dest == source is in place, any other overlap is
  * served from a copy. */
-__attribute__((noinline)) static int reduction(const char *routine, const struct shmpi_group *g, void *dest,
-                     const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
-                     MPI_Op op, enum reduction kind)
+__attribute__((noinline)) static int reduction(const char *routine, const struct shmpi_group *g,
+                                               void *dest, const void *source, size_t nelems,
+                                               size_t elem_size, MPI_Datatype type, MPI_Op op,
+                                               enum reduction kind)
 {
     if (nelems == 0)
         return 0;
@@ -490,8 +498,8 @@ int shmpi_coll_reduce(const char *routine, const struct shmpi_group *g, void *de
                       MPI_Op op)
 {
     /* The common MPI-path case in few instructions, as for broadcast. */
-    bool plain = nelems > 0 && nelems <= INT_MAX && !shmpi_g.oversubscribed &&
-                 !shmpi_g.env.debug && !shmpi_team_has_shm(g->team);
+    bool plain = nelems > 0 && nelems <= INT_MAX && mpi_short_path() &&
+                 !shmpi_team_has_shm(g->team);
     if (SHMPI_LIKELY(plain && dest == source))
         return MPI_Allreduce(MPI_IN_PLACE, dest, (int)nelems, type, op, g->comm);
     if (plain && !shmpi_overlap(source, nelems * elem_size, dest, nelems * elem_size))

@@ -37,9 +37,7 @@ static void check_same_everywhere(const char *routine, const char *what, unsigne
 {
     if (!shmpi_g.env.debug)
         return;
-    unsigned long mine[2] = {value, ~value}, max[2];
-    MPI_Allreduce(mine, max, 2, MPI_UNSIGNED_LONG, MPI_MAX, shmpi_g.comm);
-    if (max[0] != value || max[1] != ~value)
+    if (!shmpi_same_on_all_pes(value))
         shmpi_abort(routine,
                     "%s is %lu here but differs on another PE (it must be the same on "
                     "every PE)",

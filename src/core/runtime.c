@@ -91,6 +91,15 @@ static uint64_t kernel_id(void)
     return hash;
 }
 
+bool shmpi_same_on_all_pes(unsigned long value)
+{
+    /* One MPI_MAX over (value, ~value): both maxima are ours only if no PE
+     * has a larger value or a smaller one. */
+    unsigned long mine[2] = {value, ~value}, max[2];
+    MPI_Allreduce(mine, max, 2, MPI_UNSIGNED_LONG, MPI_MAX, shmpi_g.comm);
+    return max[0] == value && max[1] == ~value;
+}
+
 /* A kernel is crowded when its PEs outnumber the CPUs they may use
  * together: the union of their affinity masks, so that PEs bound one per
  * core (mpiexec -bind-to core, Slurm) are not taken for 1-CPU machines. */

@@ -124,6 +124,8 @@ void shmpi_flush_mark(int pe);
  * on one machine count together) outnumber the CPUs their affinity masks
  * allow together; the same on every member (collective over comm). */
 int shmpi_kernel_crowded(MPI_Comm comm);
+/* Whether every PE passed the same value (collective over shmpi_g.comm). */
+bool shmpi_same_on_all_pes(unsigned long value);
 /* Decides shmpi_g.yield_waits (init, after shmpi_g.oversubscribed). */
 void shmpi_flush_init(void);
 void shmpi_flush_fini(void);

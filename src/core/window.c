@@ -285,11 +285,7 @@ static void exchange_bases(void)
     }
     /* Symmetric offsets need equal segment sizes: a PE running a different
      * executable would corrupt memory silently, so refuse to start. */
-    unsigned long sizes[2] = {shmpi_g.seg[SHMPI_SEG_DATA].size,
-                              (unsigned long)-shmpi_g.seg[SHMPI_SEG_DATA].size};
-    unsigned long extremes[2];
-    MPI_Allreduce(sizes, extremes, 2, MPI_UNSIGNED_LONG, MPI_MAX, shmpi_g.comm);
-    if (extremes[0] != sizes[0] || extremes[1] != sizes[1])
+    if (!shmpi_same_on_all_pes(shmpi_g.seg[SHMPI_SEG_DATA].size))
         shmpi_abort("shmem_init",
                     "the static data segment is %zu bytes here but differs on another PE: "
                     "every PE must run the same executable",
