@@ -93,8 +93,10 @@ void shmpi_progress(void);
  * lasted shmpi_g.poll_ns sleeps between tries.  `*w` starts zeroed. */
 struct shmpi_waiter {
     unsigned spins;      /* turns so far */
+    unsigned looks;      /* quiet turns (shmpi_g.poll_quietly) so far */
     uint64_t since_ns;   /* when the loop began to yield */
     bool mpi_request;    /* it waits for an MPI request of this PE's own */
+    bool calls_mpi;      /* the loop enters MPI itself on every turn (MPI_Test) */
 };
 void shmpi_backoff(struct shmpi_waiter *w);
 /* Sets shmpi_g.poll_ns (init, after the job's shape is known). */
@@ -316,6 +318,7 @@ struct shmpi_global {
     bool yield_waits;            /* completion waits yield (flush.c) */
     uint64_t poll_ns;            /* waits sleep between polls after this long (progress.c) */
     uint64_t sleep_max_ns;       /* the longest of those sleeps */
+    bool poll_quietly;           /* no PE needs this one inside MPI (progress.c) */
     bool seg_all_local[SHMPI_NSEGS]; /* every PE's segment is mapped here (one
                                     shared-memory node, no SHMPI_MPI_ONLY/PSEUDO_NODE_SIZE):
                                     AMOs on it use CPU atomics (src/core/amo.c) */
