@@ -5,11 +5,13 @@
  * shmem_finalize ends it.  PE numbers equal MPI_COMM_WORLD ranks.
  */
 #include <mpi.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "testlib.h"
 
 static long counter;
+static long received;
 
 static void use_both(void)
 {
@@ -28,6 +30,28 @@ static void use_both(void)
     MPI_Sendrecv_replace(&token, 1, MPI_INT, (rank + 1) % size, 0, (rank + size - 1) % size, 0,
                          MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     CHECK(token == (rank + size - 1) % size, "token %d", token);
+    shmem_barrier_all();
+    /* A large MPI message whose sender waits in SHMEM until the receiver
+     * has it: MPICH may move it only while the sender is inside MPI, so
+     * shmem_wait_until must keep entering MPI (even where it mostly only
+     * looks at memory, a one-node job). */
+    if (size > 1 && rank < 2) {
+        enum { BIG = 8 << 20 };
+        char *msg = malloc(BIG);
+        CHECK(msg != NULL, "malloc");
+        if (rank == 0) {
+            memset(msg, 0x5a, BIG);
+            MPI_Request req;
+            MPI_Isend(msg, BIG, MPI_CHAR, 1, 7, MPI_COMM_WORLD, &req);
+            shmem_long_wait_until(&received, SHMEM_CMP_EQ, 1);
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(msg, BIG, MPI_CHAR, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            CHECK(msg[0] == 0x5a && msg[BIG - 1] == 0x5a, "message %d %d", msg[0], msg[BIG - 1]);
+            shmem_long_atomic_set(&received, 1, 0);
+        }
+        free(msg);
+    }
     shmem_barrier_all();
 }
 
