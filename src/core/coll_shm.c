@@ -24,8 +24,11 @@
  * Small collectives are one event: each PE copies its contribution into
  * its scratch, arrives, waits, and reads the others' scratch into its own
  * dest (a reduction: combines them, in pieces of one area up to
- * REDUCE_SCRATCH_MAX).  Only scratch is shared, so the caller's buffers may
- * overlap in any way.  Larger reductions are sliced (reduce_sliced).  Larger
+ * REDUCE_SCRATCH_MAX).  Up to SHMPI_LINE_DATA bytes go into a line of
+ * their own instead, with the event's number in the same cache line (a
+ * stamp); readers wait for the stamp instead of the writer's counter: one
+ * line to fetch, not two.  Only
+ * scratch is shared, so the caller's buffers may overlap in any way.  Larger reductions are sliced (reduce_sliced).  Larger
  * broadcasts, fcollects and alltoalls copy straight between the members'
  * symmetric buffers in two events: each publishes where its
  * data lies and arrives; after waiting, each pulls into its own dest and
@@ -200,6 +203,43 @@ static char *own_scratch(struct shmpi_team *t)
     return scratch(t, t->my_pe, next);
 }
 
+/* Data of up to SHMPI_LINE_DATA bytes travels in a line of its own with
+ * the number of its event stamped beside it, so a reader fetches one cache
+ * line instead of the writer's counter and then the data (a line moves
+ * between this machine's CPUs in 50-270 ns).  The lines follow the ring of
+ * the scratch areas; only this path writes them, so a stamp only grows,
+ * as events do (a team that takes over a slot starts above every member's
+ * counter). */
+static struct shmpi_slot_line *line_of(const struct shmpi_team *t, int pe, uint64_t s)
+{
+    return &t->shm.member_slot[pe]->line[s % SHMPI_SLOT_RING];
+}
+
+/* This PE's line for the next event, once nobody reads it. */
+static struct shmpi_slot_line *own_line(struct shmpi_team *t)
+{
+    own_scratch(t); /* the same wait */
+    return line_of(t, t->my_pe, t->shm.seq + 1);
+}
+
+/* Arrives at the next event with `line` written; returns the event. */
+static uint64_t arrive_stamped(struct shmpi_team *t, struct shmpi_slot_line *line)
+{
+    uint64_t s = arrive(t);
+    atomic_store_explicit(&line->stamp, s, memory_order_release);
+    return s;
+}
+
+/* Member pe's line of event s, once it is written. */
+static const char *stamped_data(const struct shmpi_team *t, int pe, uint64_t s)
+{
+    struct shmpi_slot_line *line = line_of(t, pe, s);
+    struct shmpi_waiter waiter = {0};
+    while (atomic_load_explicit(&line->stamp, memory_order_acquire) < s)
+        shmpi_backoff(&waiter);
+    return line->data;
+}
+
 void shmpi_team_shm_fini(struct shmpi_team *t, bool members_meet)
 {
     if (t->shm.slot < 0)
@@ -274,6 +314,18 @@ bool shmpi_shm_broadcast(const char *routine, struct shmpi_team *t, void *dest,
     if (!shmpi_team_has_shm(t))
         return false;
     bool is_root = t->my_pe == root;
+    if (nbytes <= SHMPI_LINE_DATA) {
+        if (is_root) {
+            struct shmpi_slot_line *line = own_line(t);
+            memcpy(line->data, source, nbytes);
+            arrive_stamped(t, line);
+            memmove(dest, line->data, nbytes);
+        } else {
+            uint64_t s = arrive(t);
+            memcpy(dest, stamped_data(t, root, s), nbytes);
+        }
+        return true;
+    }
     if (nbytes <= SHMPI_SLOT_SCRATCH) {
         if (is_root) {
             memcpy(own_scratch(t), source, nbytes);
@@ -324,6 +376,16 @@ bool shmpi_shm_blocks(const char *routine, struct shmpi_team *t, void *dest, con
     size_t src_len = alltoall ? total : nbytes;
     size_t pick = alltoall ? nbytes * (size_t)me : 0; /* my block in each source */
     char *to = dest, *own_block = to + nbytes * (size_t)me;
+    if (src_len <= SHMPI_LINE_DATA) {
+        struct shmpi_slot_line *line = own_line(t);
+        memcpy(line->data, source, src_len);
+        uint64_t s = arrive_stamped(t, line);
+        for (int k = 0; k < n; k++) {
+            int pe = (me + k) % n;
+            memcpy(to + nbytes * (size_t)pe, stamped_data(t, pe, s) + pick, nbytes);
+        }
+        return true;
+    }
     if (src_len <= SHMPI_SLOT_SCRATCH) {
         memcpy(own_scratch(t), source, src_len);
         uint64_t s = arrive(t);
@@ -564,14 +626,23 @@ bool shmpi_shm_reduce(const char *routine, struct shmpi_team *t, void *dest, con
     for (size_t done = 0; done < nelems; done += piece) {
         size_t n = nelems - done < piece ? nelems - done : piece;
         char *out = (char *)dest + done * elem_size;
-        memcpy(own_scratch(t), (const char *)source + done * elem_size, n * elem_size);
-        uint64_t s = arrive(t);
-        wait_all(t, s);
+        size_t len = n * elem_size;
+        bool in_line = len <= SHMPI_LINE_DATA;
+        struct shmpi_slot_line *line = in_line ? own_line(t) : NULL;
+        char *area = in_line ? line->data : own_scratch(t);
+        memcpy(area, (const char *)source + done * elem_size, len);
+        uint64_t s = in_line ? arrive_stamped(t, line) : arrive(t);
+        if (!in_line)
+            wait_all(t, s);
         /* Every PE combines in the same order, so all get the same result
          * (floating point included). */
-        memcpy(out, scratch(t, 0, s), n * elem_size);
-        for (int pe = 1; pe < t->n_pes; pe++)
-            combine(out, scratch(t, pe, s), n, elem_size, type, op);
+        for (int pe = 0; pe < t->n_pes; pe++) {
+            const char *in = in_line ? stamped_data(t, pe, s) : scratch(t, pe, s);
+            if (pe == 0)
+                memcpy(out, in, len);
+            else
+                combine(out, in, n, elem_size, type, op);
+        }
     }
     free(copy);
     return true;

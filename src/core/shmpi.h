@@ -278,8 +278,14 @@ struct shmpi_node_barrier {         /* barrier.c; used in the node leader's only
     _Alignas(64) atomic_uint arrived; /* own cache lines: arrivals do not disturb */
     _Alignas(64) atomic_uint generation; /* the waiters' polling */
 };
+#define SHMPI_LINE_DATA 56
+struct shmpi_slot_line {            /* up to SHMPI_LINE_DATA bytes of an event and its */
+    _Alignas(64) char data[SHMPI_LINE_DATA]; /* number, in one cache line (coll_shm.c) */
+    atomic_uint_least64_t stamp;
+};
 struct shmpi_team_slot {
     _Alignas(64) atomic_uint_least64_t seq; /* the last event its owner arrived at */
+    struct shmpi_slot_line line[SHMPI_SLOT_RING];
     _Alignas(64) char scratch[SHMPI_SLOT_RING][SHMPI_SLOT_SCRATCH];
 };
 struct shmpi_reserved {

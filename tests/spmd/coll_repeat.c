@@ -4,8 +4,8 @@
  * place, dest == source) and team_sync.  A PE that returned while a peer
  * still read its source, or wrote a peer's buffer before that peer entered,
  * shows up as a wrong value.  PEs are skewed by short, varying delays.
- * Sizes cover the small (scratch) and the large (direct copy) forms of the
- * shared-memory path; teams: the world, the even PEs (a strict subset of
+ * Sizes cover the one-line, the small (scratch) and the large (direct
+ * copy) forms of the shared-memory path; teams: the world, the even PEs (a strict subset of
  * the node), the reversed world and the shared team. */
 #include <stdint.h>
 #include <unistd.h>
@@ -130,9 +130,11 @@ int main(void)
     add(teams, &count, "even", even);
     add(teams, &count, "reversed", reversed);
     add(teams, &count, "shared", SHMEM_TEAM_SHARED);
-    /* Within the scratch of the shared-memory path, just beyond it (2 KiB
-     * per PE), and well beyond. */
-    static const size_t sizes[] = {8, 1000, 2056, MAX_BYTES};
+    /* Within one cache line with its stamp (56 bytes: 7 is an 8-PE
+     * alltoall's 56), just beyond it (64), within the scratch of the
+     * shared-memory path, just beyond it (2 KiB per PE), and well beyond;
+     * the line and scratch forms alternate within an iteration. */
+    static const size_t sizes[] = {7, 8, 56, 64, 1000, 2056, MAX_BYTES};
     for (int k = 0; k < count; k++)
         for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
             repeat(&teams[k], sizes[s]);
