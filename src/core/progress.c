@@ -74,12 +74,15 @@ void shmpi_progress_init(void)
  * waiting loop only look at the awaited memory (the probe took ~0.1 us a
  * turn: a 2-PE put+quiet ping-pong's half round trip was 1.46x the cache
  * line's, 1.04-1.08x without).  One turn in QUIET_LOOKS still enters MPI,
- * for the program's own MPI traffic, and counts towards yielding: after
- * QUIET_SPINS_BEFORE_YIELD of them (16 looks, ~0.5 us), as long as 16
- * probing turns took.  Waiting longer before yielding made a 4-PE
- * ping-pong on 2 CPUs slower: 2.0 us at 2, 2.6 at 4, 5.3 at 16. */
+ * for the program's own MPI traffic, and counts towards yielding.  With a
+ * CPU per PE that is after SPINS_BEFORE_YIELD of them (128 looks, ~3 us):
+ * yielding sooner made a 2-PE barrier slower when a cache line takes
+ * ~0.25 us between the CPUs (0.43 -> 0.47-0.49 us: waits of ~0.3 us began
+ * to yield).  With more PEs than CPUs, after QUIET_SPINS_CROWDED (16 looks,
+ * ~0.5 us): the PE waited for may need this CPU, and waiting longer made a
+ * 4-PE ping-pong on 2 CPUs slower (2.0 us at 2, 2.6 at 4, 5.3 at 16). */
 #define QUIET_LOOKS 8
-#define QUIET_SPINS_BEFORE_YIELD 2
+#define QUIET_SPINS_CROWDED 2
 
 static inline void cpu_pause(void)
 {
@@ -96,7 +99,8 @@ void shmpi_backoff(struct shmpi_waiter *w)
     }
     shmpi_progress();
     unsigned n = ++w->spins;
-    unsigned spin_turns = w->looks ? QUIET_SPINS_BEFORE_YIELD : SPINS_BEFORE_YIELD;
+    unsigned spin_turns =
+        w->looks && shmpi_g.oversubscribed ? QUIET_SPINS_CROWDED : SPINS_BEFORE_YIELD;
     if (n < spin_turns)
         return;
     uint64_t now = now_ns();
