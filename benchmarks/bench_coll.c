@@ -246,25 +246,25 @@ static void bcast_copies(void *arg, long n)
         memcpy(c->dst, c->peer_src[0], c->bytes);
 }
 
-static void fcollect_copies(void *arg, long n)
+/* Block pe of dst from every PE's src, at offset `pick` in it. */
+static void block_copies(const struct coll *c, long n, size_t pick)
 {
-    struct coll *c = arg;
     for (long i = 0; i < n; i++)
         for (int k = 0; k < c->npes_all; k++) {
             int pe = (c->me + k) % c->npes_all;
-            memcpy(c->dst + c->bytes * (size_t)pe, c->peer_src[pe], c->bytes);
+            memcpy(c->dst + c->bytes * (size_t)pe, c->peer_src[pe] + pick, c->bytes);
         }
+}
+
+static void fcollect_copies(void *arg, long n)
+{
+    block_copies(arg, n, 0);
 }
 
 static void alltoall_copies(void *arg, long n)
 {
-    struct coll *c = arg;
-    for (long i = 0; i < n; i++)
-        for (int k = 0; k < c->npes_all; k++) {
-            int pe = (c->me + k) % c->npes_all;
-            memcpy(c->dst + c->bytes * (size_t)pe, c->peer_src[pe] + c->bytes * (size_t)c->me,
-                   c->bytes);
-        }
+    const struct coll *c = arg;
+    block_copies(c, n, c->bytes * (size_t)c->me);
 }
 
 struct op {

@@ -388,8 +388,10 @@ static struct deferred deferred[DEFERRED_MAX];
 static int n_deferred;
 static pthread_mutex_t deferred_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static bool deferrable(enum shmpi_amo_op op, enum shmpi_amo_type type)
+static bool deferrable(enum shmpi_amo_op op, enum shmpi_amo_type type, bool direct)
 {
+    if (direct) /* queued direct updates must commute: a set or swap is not queued */
+        return op != SHMPI_AMO_SET && op != SHMPI_AMO_SWAP;
     bool is_float = type == SHMPI_AMO_FLOAT || type == SHMPI_AMO_DOUBLE;
     return op == SHMPI_AMO_FETCH || op == SHMPI_AMO_AND || op == SHMPI_AMO_OR ||
            op == SHMPI_AMO_XOR || (op == SHMPI_AMO_ADD && !is_float);
@@ -504,9 +506,7 @@ static void amo(const char *routine, shmem_ctx_t handle, enum shmpi_amo_op op,
     } else {
         struct mpi_word w = {size == 4 ? MPI_UINT32_T : MPI_UINT64_T, size, world_pe, t.disp};
         bool direct = from_api && (direct_ops & (1u << op));
-        /* Queued direct updates must commute: a set or swap is not queued. */
-        if (may_defer && (direct ? op != SHMPI_AMO_SET && op != SHMPI_AMO_SWAP
-                                 : deferrable(op, type))) {
+        if (may_defer && deferrable(op, type, direct)) {
             defer(op, type, &w, operand_bits, fetched, direct);
             return;
         }

@@ -27,11 +27,11 @@
  * REDUCE_SCRATCH_MAX).  Up to SHMPI_LINE_DATA bytes go into a line of
  * their own instead, with the event's number in the same cache line (a
  * stamp); readers wait for the stamp instead of the writer's counter: one
- * line to fetch, not two.  Only
- * scratch is shared, so the caller's buffers may overlap in any way.  Larger reductions are sliced (reduce_sliced).  Larger
- * broadcasts, fcollects and alltoalls copy straight between the members'
- * symmetric buffers in two events: each publishes where its
- * data lies and arrives; after waiting, each pulls into its own dest and
+ * line to fetch, not two.  Only scratch and lines are shared, so the
+ * caller's buffers may overlap in any way.  Larger reductions are sliced
+ * (reduce_sliced).  Larger broadcasts, fcollects and alltoalls copy
+ * straight between the members' symmetric buffers in two events: each
+ * publishes where its data lies and arrives; after waiting, each pulls into its own dest and
  * arrives again; a PE whose buffer others read returns only when they all
  * arrived (nobody still reads it).
  *
@@ -194,13 +194,20 @@ static char *scratch(const struct shmpi_team *t, int pe, uint64_t s)
     return t->shm.member_slot[pe]->scratch[s % SHMPI_SLOT_RING];
 }
 
-/* This PE's scratch area for the next event, once nobody reads it. */
-static char *own_scratch(struct shmpi_team *t)
+/* Returns the next event once nobody reads what this PE wrote for it
+ * SHMPI_SLOT_RING events ago (its scratch area and line of the ring). */
+static uint64_t next_free_event(struct shmpi_team *t)
 {
     uint64_t next = t->shm.seq + 1;
     if (next > SHMPI_SLOT_RING)
         wait_all(t, next - SHMPI_SLOT_RING + 1);
-    return scratch(t, t->my_pe, next);
+    return next;
+}
+
+/* This PE's scratch area for the next event, once nobody reads it. */
+static char *own_scratch(struct shmpi_team *t)
+{
+    return scratch(t, t->my_pe, next_free_event(t));
 }
 
 /* Data of up to SHMPI_LINE_DATA bytes travels in a line of its own with
@@ -218,8 +225,7 @@ static struct shmpi_slot_line *line_of(const struct shmpi_team *t, int pe, uint6
 /* This PE's line for the next event, once nobody reads it. */
 static struct shmpi_slot_line *own_line(struct shmpi_team *t)
 {
-    own_scratch(t); /* the same wait */
-    return line_of(t, t->my_pe, t->shm.seq + 1);
+    return line_of(t, t->my_pe, next_free_event(t));
 }
 
 /* Arrives at the next event with `line` written; returns the event. */
@@ -319,7 +325,7 @@ bool shmpi_shm_broadcast(const char *routine, struct shmpi_team *t, void *dest,
             struct shmpi_slot_line *line = own_line(t);
             memcpy(line->data, source, nbytes);
             arrive_stamped(t, line);
-            memmove(dest, line->data, nbytes);
+            memcpy(dest, line->data, nbytes);
         } else {
             uint64_t s = arrive(t);
             memcpy(dest, stamped_data(t, root, s), nbytes);
