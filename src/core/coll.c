@@ -238,48 +238,8 @@ int shmpi_coll_sync(const struct shmpi_group *g)
     return 0;
 }
 
-/* From this size up a broadcast with a root copy (the team routines) is
- * nonblocking even when blocking ones are chosen, so the root's copy of
- * source to dest overlaps the transfer: measured on 2 PEs, 1 MiB copy +
- * MPI_Bcast 93-103 us, MPI_Ibcast with the copy while it runs 73-77 us (as
- * MPI_Bcast alone); at 64 KiB the blocking form with the copy was still
- * faster. */
-#define BCAST_OVERLAP_MIN ((size_t)256 * 1024)
-
-/* Whether a collective may go straight to its blocking MPI form: not on a
- * crowded machine (the nonblocking forms, waited for with yields, are
- * needed there) and not under SHMEM_DEBUG (its checks are needed). */
-static inline bool mpi_short_path(void)
-{
-    return !shmpi_g.oversubscribed && !shmpi_g.env.debug;
-}
-
-__attribute__((noinline)) static int broadcast(const char *routine, const struct shmpi_group *g,
-                                               void *dest, const void *source, size_t nbytes,
-                                               int root, bool root_dest);
-
-/* The common small MPI-path case in few instructions (on a 0.11-us 2-PE
- * MPI_Bcast, shmpi's layers were 10-20 ns); everything else, errors
- * included, in broadcast(). */
-int shmpi_coll_broadcast(const char *routine, const struct shmpi_group *g, void *dest,
-                         const void *source, size_t nbytes, int root, bool root_dest)
-{
-    bool plain = root >= 0 && root < g->n_pes && nbytes > 0 && nbytes < BCAST_OVERLAP_MIN &&
-                 mpi_short_path() && !(root_dest && shmpi_team_has_shm(g->team));
-    if (SHMPI_LIKELY(plain && g->my_pe != root))
-        return MPI_Bcast(dest, (int)nbytes, MPI_BYTE, root, g->comm);
-    bool copy = root_dest && dest != source;
-    if (plain && !(copy && shmpi_overlap(source, nbytes, dest, nbytes))) {
-        int rc = MPI_Bcast((void *)source, (int)nbytes, MPI_BYTE, root, g->comm);
-        if (copy)
-            memcpy(dest, source, nbytes);
-        return rc;
-    }
-    return broadcast(routine, g, dest, source, nbytes, root, root_dest);
-}
-
-static int broadcast(const char *routine, const struct shmpi_group *g, void *dest,
-                     const void *source, size_t nbytes, int root, bool root_dest)
+int shmpi_coll_broadcast_any(const char *routine, const struct shmpi_group *g, void *dest,
+                             const void *source, size_t nbytes, int root, bool root_dest)
 {
     if (root < 0 || root >= g->n_pes)
         shmpi_abort(routine, "PE_root %d is not a PE of the team (0 to %d)", root,
@@ -310,7 +270,7 @@ static int broadcast(const char *routine, const struct shmpi_group *g, void *des
         }
     }
     /* nbytes and root_dest are the same on every PE, so is the form. */
-    if (shmpi_g.oversubscribed || (root_dest && nbytes >= BCAST_OVERLAP_MIN)) {
+    if (shmpi_g.oversubscribed || (root_dest && nbytes >= SHMPI_BCAST_OVERLAP_MIN)) {
         MPI_Request req;
         CALL_N(count, MPI_Ibcast, buf, n_, MPI_BYTE, root, g->comm, &req);
         if (copy_after)
@@ -498,7 +458,7 @@ int shmpi_coll_reduce(const char *routine, const struct shmpi_group *g, void *de
                       MPI_Op op)
 {
     /* The common MPI-path case in few instructions, as for broadcast. */
-    bool plain = nelems > 0 && nelems <= INT_MAX && mpi_short_path() &&
+    bool plain = nelems > 0 && nelems <= INT_MAX && shmpi_mpi_short_path() &&
                  !shmpi_team_has_shm(g->team);
     if (SHMPI_LIKELY(plain && dest == source))
         return MPI_Allreduce(MPI_IN_PLACE, dest, (int)nelems, type, op, g->comm);

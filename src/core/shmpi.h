@@ -22,6 +22,8 @@
 
 #define SHMPI_LIKELY(x) __builtin_expect(!!(x), 1)
 #define SHMPI_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* For the few hot paths whose point is to be inline in the API routine. */
+#define SHMPI_ALWAYS_INLINE inline __attribute__((always_inline))
 
 /* ---- error: one way to report misuse ---------------------------------------------
  * Messages read "shmpi: PE n: ROUTINE: what is wrong", then the whole job
