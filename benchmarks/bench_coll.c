@@ -11,6 +11,14 @@
  *            blocking one, except for large broadcasts, which overlap the
  *            root's copy to dest with an MPI_Ibcast.
  *
+ *   line     (barrier and 8-byte rows) a dissemination barrier on cache
+ *            lines: in each of log2(npes) rounds a PE stores a counter into
+ *            a flag of the PE 2^round after it (C11 atomics through
+ *            shmem_ptr) and waits for its own flag.  Every PE must hear from
+ *            every other, so no such collective does less: the memory
+ *            system's limit in the same job.
+ *   copies   (1 MiB rows) the collective's copies alone, see below.
+ *
  * A collective's time is the slowest PE's, per call.  barrier_all and
  * sync_all are always measured; the team collectives (broadcastmem,
  * long_sum_reduce, fcollectmem, alltoallmem) only when the library has
@@ -25,6 +33,7 @@
  */
 #include "bench.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +67,10 @@ struct coll {
     size_t bytes;    /* per PE (fcollect/alltoall: per block) */
     int me, npes_all;
     char **peer_src; /* every PE's src mapped here (shmem_ptr), or NULL */
+    _Atomic long *my_flags;       /* line barrier: a 64-byte line per round */
+    _Atomic long **round_flags;   /* [round]: that flag of the PE it signals */
+    int rounds;
+    long line_seq;
     int rc;          /* first nonzero return of a shmem collective */
 #if !BENCH_TEAMS
     int npes;
@@ -232,6 +245,25 @@ static void alltoall_mpi_nb(void *arg, long n)
     }
 }
 
+/* ---- the memory system's limit for small collectives: a barrier on cache lines -------------- */
+#define LINE_LONGS 8 /* longs per 64-byte line */
+
+static void line_barrier(void *arg, long n)
+{
+    struct coll *c = arg;
+    for (long i = 0; i < n; i++) {
+        long seq = ++c->line_seq;
+        for (int r = 0; r < c->rounds; r++) {
+            atomic_store_explicit(c->round_flags[r], seq, memory_order_release);
+            /* With more PEs than CPUs the PE it waits for may need this
+             * CPU: yield after a few looks instead of bench_poll_pause's 256. */
+            unsigned spins = bench_job.oversubscribed ? BENCH_SPINS_BEFORE_YIELD - 16 : 0;
+            while (atomic_load_explicit(&c->my_flags[r * LINE_LONGS], memory_order_acquire) < seq)
+                bench_poll_pause(&spins);
+        }
+    }
+}
+
 /* ---- the memory system's limit: the collective's copies, nothing else ------------------------
  * Each PE copies what the collective brings it, straight from the other
  * PEs' src mapped here, with no synchronization: what the copies alone
@@ -270,7 +302,7 @@ static void alltoall_copies(void *arg, long n)
 struct op {
     const char *name, *title;
     bench_fn shmpi, mpi, mpi_nb;
-    bench_fn copies; /* the limit column, for the 1 MiB rows */
+    bench_fn limit; /* the limit column: line (small rows) or copies (1 MiB rows) */
     bool present;  /* the shmem routine is in the library */
     size_t bytes;  /* 0: barrier */
 };
@@ -303,30 +335,31 @@ int main(int argc, char **argv)
 #endif
 
     const struct op ops[] = {
-        {"barrier_all", "barrier_all: shmem_barrier_all | MPI_Barrier | MPI_Ibarrier+yield",
-         barrier_shmpi, barrier_mpi, barrier_mpi_nb, NULL, true, 0},
-        {"sync_all", "sync_all: shmem_sync_all | MPI_Barrier | MPI_Ibarrier+yield", sync_shmpi,
-         barrier_mpi, barrier_mpi_nb, NULL, true, 0},
-        {"broadcast 8 B", "broadcast 8 B from PE 0: " BENCH_NAME_BCAST " | MPI_Bcast | MPI_Ibcast",
-         bcast_shmpi, bcast_mpi, bcast_mpi_nb, NULL, has_bcast, 8},
+        {"barrier_all", "barrier_all: shmem_barrier_all | MPI_Barrier | MPI_Ibarrier+yield | line",
+         barrier_shmpi, barrier_mpi, barrier_mpi_nb, line_barrier, true, 0},
+        {"sync_all", "sync_all: shmem_sync_all | MPI_Barrier | MPI_Ibarrier+yield | line",
+         sync_shmpi, barrier_mpi, barrier_mpi_nb, line_barrier, true, 0},
+        {"broadcast 8 B", "broadcast 8 B from PE 0: " BENCH_NAME_BCAST " | MPI_Bcast | MPI_Ibcast | "
+                          "line",
+         bcast_shmpi, bcast_mpi, bcast_mpi_nb, line_barrier, has_bcast, 8},
         {"broadcast 1 MiB", "broadcast 1 MiB from PE 0: " BENCH_NAME_BCAST " | MPI_Bcast | "
                             "MPI_Ibcast | copies",
          bcast_shmpi, bcast_mpi, bcast_mpi_nb, bcast_copies, has_bcast, MIB},
         {"reduce 8 B", "sum reduce, 1 long: " BENCH_NAME_REDUCE " | MPI_Allreduce | "
-                       "MPI_Iallreduce",
-         reduce_shmpi, reduce_mpi, reduce_mpi_nb, NULL, has_reduce, 8},
+                       "MPI_Iallreduce | line",
+         reduce_shmpi, reduce_mpi, reduce_mpi_nb, line_barrier, has_reduce, 8},
         {"reduce 1 MiB", "sum reduce, 1 MiB of longs: " BENCH_NAME_REDUCE " | MPI_Allreduce | "
                          "MPI_Iallreduce",
          reduce_shmpi, reduce_mpi, reduce_mpi_nb, NULL, has_reduce, MIB},
         {"fcollect 8 B", "fcollect 8 B per PE: " BENCH_NAME_FCOLLECT " | MPI_Allgather | "
-                         "MPI_Iallgather",
-         fcollect_shmpi, fcollect_mpi, fcollect_mpi_nb, NULL, has_fcollect, 8},
+                         "MPI_Iallgather | line",
+         fcollect_shmpi, fcollect_mpi, fcollect_mpi_nb, line_barrier, has_fcollect, 8},
         {"fcollect 1 MiB", "fcollect 1 MiB per PE: " BENCH_NAME_FCOLLECT " | MPI_Allgather | "
                            "MPI_Iallgather | copies",
          fcollect_shmpi, fcollect_mpi, fcollect_mpi_nb, fcollect_copies, has_fcollect, MIB},
         {"alltoall 8 B", "alltoall 8 B per PE pair: " BENCH_NAME_ALLTOALL " | MPI_Alltoall | "
-                         "MPI_Ialltoall",
-         alltoall_shmpi, alltoall_mpi, alltoall_mpi_nb, NULL, has_alltoall, 8},
+                         "MPI_Ialltoall | line",
+         alltoall_shmpi, alltoall_mpi, alltoall_mpi_nb, line_barrier, has_alltoall, 8},
         {"alltoall 1 MiB", "alltoall 1 MiB per PE pair: " BENCH_NAME_ALLTOALL " | MPI_Alltoall | "
                            "MPI_Ialltoall | copies",
          alltoall_shmpi, alltoall_mpi, alltoall_mpi_nb, alltoall_copies, has_alltoall, MIB},
@@ -347,9 +380,20 @@ int main(int argc, char **argv)
     bool mapped = c.peer_src != NULL;
     for (int pe = 0; mapped && pe < npes; pe++)
         mapped = (c.peer_src[pe] = shmem_ptr(c.src, pe)) != NULL;
-    bool have_copies = bench_all(mapped);
-    bench_printf("# copies column (1 MiB rows): %s\n",
-                 have_copies ? "the collective's copies alone, through shmem_ptr, unsynchronized"
+    while ((1 << c.rounds) < npes)
+        c.rounds++;
+    c.my_flags = shmem_calloc((size_t)(c.rounds ? c.rounds : 1) * LINE_LONGS, sizeof(long));
+    c.round_flags = malloc(sizeof(_Atomic long *) * (size_t)(c.rounds ? c.rounds : 1));
+    mapped = mapped && c.my_flags && c.round_flags;
+    for (int r = 0; mapped && r < c.rounds; r++) {
+        void *flag = shmem_ptr((void *)&c.my_flags[r * LINE_LONGS], (c.me + (1 << r)) % npes);
+        mapped = (c.round_flags[r] = flag) != NULL;
+    }
+    bool have_limits = bench_all(mapped);
+    bench_printf("# limit columns: %s\n",
+                 have_limits ? "line (barrier and 8-byte rows): a dissemination barrier on "
+                               "cache lines through shmem_ptr; copies (1 MiB rows): the "
+                               "collective's copies alone, through shmem_ptr, unsynchronized"
                              : "not available (PEs' heaps not mapped)");
 #if !BENCH_TEAMS
     c.npes = npes;
@@ -379,9 +423,9 @@ int main(int argc, char **argv)
             {"shmpi", op->shmpi, &c, 1, op->bytes, op->present},
             {"MPI", op->mpi, &c, 1, op->bytes, true},
             {"MPI-nb", op->mpi_nb, &c, 1, op->bytes, true},
-            {"copies", op->copies, &c, 1, op->bytes, have_copies},
+            {op->bytes >= MIB ? "copies" : "line", op->limit, &c, 1, op->bytes, have_limits},
         };
-        int nv = op->copies ? 4 : 3;
+        int nv = op->limit ? 4 : 3;
         bench_table_head(op->title, v, nv, 1, false);
         bench_run(v, nv, st[o]);
         if (!op->present)
@@ -412,6 +456,8 @@ int main(int argc, char **argv)
     shmem_free(c.psync[0]);
     shmem_free(c.pwrk);
 #endif
+    free(c.round_flags);
+    shmem_free(c.my_flags);
     free(c.peer_src);
     shmem_free(c.dst);
     shmem_free(c.src);

@@ -180,9 +180,12 @@ limcell() {
 }
 
 # The headline rows: label | program | title prefix | bytes | shown value |
-# the column of the memory system's limit measured in the same job (memcpy
-# or the collective's unsynchronized copies through shmem_ptr) for the
-# 1 MiB rows; 8-byte limits are too close to 0 at 3 decimals to divide by.
+# the column of the memory system's limit measured in the same job: memcpy
+# or the collective's unsynchronized copies through shmem_ptr for the 1 MiB
+# rows, a barrier on cache lines for the barrier and 8-byte collectives
+# (how fast lines move between the CPUs changes between jobs here, by up to
+# 5x).  The 8-byte put/get limits are too close to 0 at 3 decimals to
+# divide by.
 rows='put latency 8 B (us)|rma|put:|8|med|
 get latency 8 B (us)|rma|get:|8|med|
 put bandwidth 1 MiB (GB/s)|rma|put:|1048576|bw|memcpy
@@ -193,14 +196,14 @@ g latency (us)|rma|g:|8|med|
 fetch_add latency (us)|amo|fetch_add:|8|med|
 compare_swap latency (us)|amo|compare_swap:|8|med|
 add latency (us)|amo|add (non-fetching):|8|med|
-barrier_all (us)|coll|barrier_all:|0|med|
-broadcast 8 B (us)|coll|broadcast 8 B|8|med|
+barrier_all (us)|coll|barrier_all:|0|med|line
+broadcast 8 B (us)|coll|broadcast 8 B|8|med|line
 broadcast 1 MiB (us)|coll|broadcast 1 MiB|1048576|med|copies
-reduce 8 B (us)|coll|sum reduce, 1 long:|8|med|
+reduce 8 B (us)|coll|sum reduce, 1 long:|8|med|line
 reduce 1 MiB (us)|coll|sum reduce, 1 MiB|1048576|med|
-fcollect 8 B (us)|coll|fcollect 8 B|8|med|
+fcollect 8 B (us)|coll|fcollect 8 B|8|med|line
 fcollect 1 MiB (us)|coll|fcollect 1 MiB|1048576|med|copies
-alltoall 8 B (us)|coll|alltoall 8 B|8|med|
+alltoall 8 B (us)|coll|alltoall 8 B|8|med|line
 alltoall 1 MiB (us)|coll|alltoall 1 MiB|1048576|med|copies'
 
 summary=$outdir/summary.md
