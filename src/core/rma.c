@@ -21,21 +21,19 @@
 /* MPI counts are int: larger transfers go in pieces of this many bytes. */
 #define MPI_CHUNK ((size_t)1 << 30)
 
-size_t shmpi_bytes(const char *routine, size_t nelems, size_t elem_size)
+void shmpi_bytes_fail(const char *routine, size_t nelems, size_t elem_size)
 {
-    size_t bytes;
-    if (SHMPI_UNLIKELY(__builtin_mul_overflow(nelems, elem_size, &bytes)))
-        shmpi_abort(routine, "nelems %zu times element size %zu overflows size_t", nelems,
-                    elem_size);
-    return bytes;
+    shmpi_abort(routine, "nelems %zu times element size %zu overflows size_t", nelems,
+                elem_size);
 }
 
 /* One contiguous put or get: a CPU copy when the target is mapped here,
  * else MPI_Put/MPI_Get in pieces MPI can count, completed as the spec asks
  * of the routine (see the top of this file). */
-static void contiguous(const char *routine, shmem_ctx_t handle, bool is_put, void *dest,
-                       const void *source, size_t nbytes, int pe,
-                       enum shmpi_completion completion)
+static SHMPI_ALWAYS_INLINE void contiguous(const char *routine, shmem_ctx_t handle,
+                                           bool is_put, void *dest, const void *source,
+                                           size_t nbytes, int pe,
+                                           enum shmpi_completion completion)
 {
     shmpi_check_ready(routine);
     struct shmpi_ctx *ctx = shmpi_ctx_of(routine, handle);

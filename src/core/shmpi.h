@@ -245,8 +245,16 @@ void shmpi_pe_quiet(const char *routine, struct shmpi_ctx *ctx, const int *targe
                     size_t npes);
 /* Completes the operations of every context (barrier_all, finalize). */
 void shmpi_quiet_all(void);
-/* nelems * elem_size, aborting naming `routine` if it overflows. */
-size_t shmpi_bytes(const char *routine, size_t nelems, size_t elem_size);
+/* nelems * elem_size, aborting naming `routine` if it overflows (inline:
+ * every typed transfer calls it). */
+_Noreturn void shmpi_bytes_fail(const char *routine, size_t nelems, size_t elem_size);
+static inline size_t shmpi_bytes(const char *routine, size_t nelems, size_t elem_size)
+{
+    size_t bytes;
+    if (SHMPI_UNLIKELY(__builtin_mul_overflow(nelems, elem_size, &bytes)))
+        shmpi_bytes_fail(routine, nelems, elem_size);
+    return bytes;
+}
 
 /* ---- point-to-point comparison ------------------------------------------------------- */
 /* Aborts naming `routine` unless cmp is one of SHMEM_CMP_*. */
