@@ -167,6 +167,13 @@ void bench_poll_pause(unsigned *spins)
     sched_yield();
 }
 
+void bench_line_wait(_Atomic long *flag, long seq, unsigned looks_before_yield)
+{
+    unsigned spins = BENCH_SPINS_BEFORE_YIELD - looks_before_yield;
+    while (atomic_load_explicit(flag, memory_order_acquire) < seq)
+        bench_poll_pause(&spins);
+}
+
 /* ---- the measurement ------------------------------------------------------------------ */
 /* Raw MPI variants (named "MPI...") need their targets inside MPI, so the
  * PEs without work wait for them in the harness's MPI synchronization.  The

@@ -29,6 +29,7 @@
 
 #include <mpi.h>
 #include <shmem.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -107,6 +108,9 @@ bool bench_all(bool mine);
  * BENCH_SPINS_BEFORE_YIELD tries, yields (so 4 PEs on 2 cores move). */
 #define BENCH_SPINS_BEFORE_YIELD 256
 void bench_poll_pause(unsigned *spins);
+/* Waits until *flag >= seq (a cache-line reference), yielding from the
+ * looks_before_yield-th failed look on (at most BENCH_SPINS_BEFORE_YIELD). */
+void bench_line_wait(_Atomic long *flag, long seq, unsigned looks_before_yield);
 
 /* A window of the benchmark's own for the raw MPI references:
  * MPI_Win_create_dynamic + MPI_Win_attach of `size` bytes of private,

@@ -33,7 +33,6 @@
  */
 #include "bench.h"
 
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -256,10 +255,9 @@ static void line_barrier(void *arg, long n)
         for (int r = 0; r < c->rounds; r++) {
             atomic_store_explicit(c->round_flags[r], seq, memory_order_release);
             /* With more PEs than CPUs the PE it waits for may need this
-             * CPU: yield after a few looks instead of bench_poll_pause's 256. */
-            unsigned spins = bench_job.oversubscribed ? BENCH_SPINS_BEFORE_YIELD - 16 : 0;
-            while (atomic_load_explicit(&c->my_flags[r * LINE_LONGS], memory_order_acquire) < seq)
-                bench_poll_pause(&spins);
+             * CPU: yield after a few looks. */
+            bench_line_wait(&c->my_flags[r * LINE_LONGS], seq,
+                            bench_job.oversubscribed ? 16 : BENCH_SPINS_BEFORE_YIELD);
         }
     }
 }
@@ -339,8 +337,8 @@ int main(int argc, char **argv)
          barrier_shmpi, barrier_mpi, barrier_mpi_nb, line_barrier, true, 0},
         {"sync_all", "sync_all: shmem_sync_all | MPI_Barrier | MPI_Ibarrier+yield | line",
          sync_shmpi, barrier_mpi, barrier_mpi_nb, line_barrier, true, 0},
-        {"broadcast 8 B", "broadcast 8 B from PE 0: " BENCH_NAME_BCAST " | MPI_Bcast | MPI_Ibcast | "
-                          "line",
+        {"broadcast 8 B", "broadcast 8 B from PE 0: " BENCH_NAME_BCAST " | MPI_Bcast | "
+                          "MPI_Ibcast | line",
          bcast_shmpi, bcast_mpi, bcast_mpi_nb, line_barrier, has_bcast, 8},
         {"broadcast 1 MiB", "broadcast 1 MiB from PE 0: " BENCH_NAME_BCAST " | MPI_Bcast | "
                             "MPI_Ibcast | copies",

@@ -277,13 +277,6 @@ static void pp_shmpi(void *arg, long n)
     }
 }
 
-static void line_wait(_Atomic long *flag, long seq)
-{
-    unsigned spins = 0;
-    while (atomic_load_explicit(flag, memory_order_acquire) < seq)
-        bench_poll_pause(&spins);
-}
-
 static void pp_cacheline(void *arg, long n)
 {
     struct pingpong *p = arg;
@@ -291,9 +284,9 @@ static void pp_cacheline(void *arg, long n)
         long seq = ++p->seq;
         if (p->initiator) {
             atomic_store_explicit(p->peer_line, seq, memory_order_release);
-            line_wait(p->my_line, seq);
+            bench_line_wait(p->my_line, seq, BENCH_SPINS_BEFORE_YIELD);
         } else {
-            line_wait(p->my_line, seq);
+            bench_line_wait(p->my_line, seq, BENCH_SPINS_BEFORE_YIELD);
             atomic_store_explicit(p->peer_line, seq, memory_order_release);
         }
     }
