@@ -7,6 +7,8 @@
  *   order: on a word of its own (on the next PE) each PE applies add, xor,
  *     add, or, and without a fence; the result is the one of program order;
  *   fetch_nbi: sees the value of an earlier blocking set;
+ *   spread: each PE adds to a word of every PE, queued together, then one
+ *     quiet (the queue flushes each PE it holds); the sums are exact;
  *   waiting: each PE increments a counter of PE 0 and, without quiet,
  *     waits for PE 0 to see all increments (a waiting PE completes its own
  *     queued AMOs).
@@ -18,7 +20,7 @@
 
 #include "testlib.h"
 
-static long sum_word, counter_word, arrivals, release;
+static long sum_word, counter_word, arrivals, release, spread_word;
 static uint64_t own_words[64]; /* word i belongs to PE i - 1 (mod n) */
 
 int main(void)
@@ -87,6 +89,16 @@ int main(void)
     shmem_uint64_atomic_fetch_nbi(&got, own, next);
     shmem_quiet();
     CHECK(got == 42 + (uint64_t)me, "fetch_nbi after set: %llu", (unsigned long long)got);
+
+    /* spread: one queue, every PE */
+    for (long i = 0; i < rounds; i++)
+        for (int k = 0; k < n; k++)
+            shmem_long_atomic_add(&spread_word, me + 1, (me + k) % n);
+    shmem_quiet();
+    shmem_barrier_all();
+    long spread_want = rounds * (long)n * (n + 1) / 2;
+    CHECK(spread_word == spread_want, "spread word: %ld, expected %ld", spread_word,
+          spread_want);
 
     /* waiting completes this PE's queued increments */
     shmem_barrier_all();
