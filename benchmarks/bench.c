@@ -120,6 +120,10 @@ void bench_finalize(void)
 }
 
 /* ---- synchronization that yields -------------------------------------------------- */
+/* Spins in MPI_Test as MPI_Barrier does, yielding only when PEs outnumber
+ * CPUs.  Yielding with a CPU per PE would handicap raw MPI variants whose
+ * operations the waiting target serves (measured: 64 MPI_Accumulate +
+ * flush, 0.37 us per op with the target spinning, 0.45 with it yielding). */
 void bench_wait_yield(MPI_Request *req)
 {
     unsigned spins = 0;
@@ -128,13 +132,17 @@ void bench_wait_yield(MPI_Request *req)
         MPI_Test(req, &done, MPI_STATUS_IGNORE);
         if (done)
             return;
-        if (++spins >= 16)
+        if (bench_job.oversubscribed && ++spins >= 16)
             sched_yield();
     }
 }
 
 void bench_sync(void)
 {
+    if (!bench_job.oversubscribed) { /* as a raw MPI program waits */
+        MPI_Barrier(bench_job.comm);
+        return;
+    }
     MPI_Request req;
     MPI_Ibarrier(bench_job.comm, &req);
     bench_wait_yield(&req);

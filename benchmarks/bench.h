@@ -11,8 +11,8 @@
  *     nothing to do in a variant (the target of a one-sided operation) has
  *     fn == NULL there and just waits: in shmem_barrier_all, as in the
  *     OSU benchmarks, or for raw MPI variants (named "MPI...") in the
- *     harness's MPI synchronization, which yields the CPU and drives the
- *     MPI progress their operations need;
+ *     harness's MPI synchronization (bench_sync), which drives the MPI
+ *     progress their operations need;
  *   - the number of repetitions of fn per timed run is calibrated so that
  *     one run takes about bench_cfg.rep_time seconds, then bench_cfg.reps
  *     runs are timed with MPI_Wtime; the runs of the variants interleave
@@ -92,13 +92,15 @@ void bench_finalize(void);
 /* Runs the variants (collective) and fills out[nv] (meaningful on every PE). */
 void bench_run(const struct bench_variant *v, int nv, struct bench_stat *out);
 
-/* Synchronization that yields the CPU while it waits and drives MPI
- * progress: MPI_Ibarrier + MPI_Test + sched_yield on the harness comm. */
+/* A barrier on the harness comm that drives MPI progress while it waits:
+ * MPI_Barrier, as a raw MPI program waits, or, when PEs outnumber CPUs,
+ * MPI_Ibarrier + MPI_Test + sched_yield, which lets the others run. */
 void bench_sync(void);
 /* The same for an MPI_MAX allreduce of doubles. */
 void bench_allreduce_max(double *vals, int n);
-/* Waits for a request with MPI_Test, yielding after 16 tries (the harness's
- * own synchronization, and the request-based reference columns). */
+/* Waits for a request with MPI_Test, yielding after 16 tries when PEs
+ * outnumber CPUs (the harness's reductions, and the request-based
+ * reference columns). */
 void bench_wait_yield(MPI_Request *req);
 /* Logical AND over PEs (consistent availability of a variant). */
 bool bench_all(bool mine);
