@@ -196,34 +196,12 @@ static void sync_for(const struct bench_variant *v)
         shmem_barrier_all();
 }
 
-/* Each run calls fn at another stack depth, so that a variant's median
- * does not hang on one placement.  On this VM a sub-us MPI call took ~25%
- * longer at some placements of its stack than at others, raw MPI and shmpi
- * alike (2-PE MPI_Bcast of 8 B: 0.100 us at most stack shifts, 0.128 at
- * some, which ones changing from job to job with address-space
- * randomization): with one depth per job a 1.03x row read 0.86-1.29x. */
-#define BENCH_STACK_STEP 192 /* bytes; 21 steps before the shift repeats */
-#define BENCH_STACK_SPAN 4096
-
-static volatile char stack_sink;
-
-static __attribute__((noinline)) void call_shifted(const struct bench_variant *v, long n,
-                                                    size_t shift)
-{
-    volatile char pad[shift + 1];
-    pad[shift] = 0;
-    v->fn(v->arg, n);
-    stack_sink = pad[shift]; /* keeps the pad live across the call */
-}
-
 static double run_once(const struct bench_variant *v, long n)
 {
-    static unsigned runs;
-    size_t shift = (size_t)(runs++ * BENCH_STACK_STEP) % BENCH_STACK_SPAN;
     sync_for(v);
     double t0 = MPI_Wtime();
     if (v->fn)
-        call_shifted(v, n, shift);
+        v->fn(v->arg, n);
     double t = MPI_Wtime() - t0;
     /* The PEs without work wait here, in this variant's way, while the
      * others run. */
