@@ -95,10 +95,10 @@ static void get_mpi(void *arg, long n)
 
 /* Diagnostic: the blocking transfer as request-based RMA, waited for with
  * MPI_Test, and sched_yield after 16 tries when PEs outnumber CPUs
- * (bench_wait_yield), instead of
- * MPI_Win_flush*, which spins inside MPI without yielding.  With more PEs
- * than cores the target of an MPI operation needs the CPU to progress it,
- * so how the origin waits decides the latency. */
+ * (bench_wait_yield), instead of MPI_Win_flush*, which spins inside MPI
+ * without yielding.  With more PEs than cores the target of an MPI
+ * operation needs the CPU to progress it, so how the origin waits decides
+ * the latency. */
 static void put_mpi_req(void *arg, long n)
 {
     struct xfer *x = arg;
