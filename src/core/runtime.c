@@ -222,7 +222,7 @@ int shmpi_init(const char *routine, int requested)
  * rank waits, without calling MPI, until all have surely left it; then no rank
  * answers a close request before it has sent its own.  Only when the job spans
  * more than one node; SHMPI_FINALIZE_GRACE_MS (default 300) sets the wait, 0
- * turns it off.  See README.md, "Two nodes". */
+ * turns it off.  See docs/design.md, "MPI_Finalize across nodes". */
 static long finalize_grace_ms(void)
 {
     return shmpi_g.spans_nodes ? shmpi_g.env.finalize_grace_ms : 0;

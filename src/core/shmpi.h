@@ -88,7 +88,7 @@ static inline int shmpi_symm_segment(const void *addr, size_t len);
 
 /* ---- progress: how waiting loops keep MPI moving --------------------------------- */
 /* Drives the MPI progress engine once (RMA aimed at this PE completes only
- * while it is inside MPI, see README "Progress"). */
+ * while it is inside MPI, see docs/design.md, "Progress and waiting"). */
 void shmpi_progress(void);
 /* One iteration of a waiting loop: drives progress, after a few tries
  * yields the CPU so oversubscribed PEs still move, and once the wait has

@@ -7,7 +7,9 @@
  * MPI_Win_allocate_shared, so each can load and store its peers' heaps
  * directly (segment.peer_ptr); with SHMPI_MPI_ONLY the heap is private
  * memory.  The static data segment (.data+.bss of the program, rounded out
- * to whole pages) is always private.  Both are attached to one dynamic
+ * to whole pages) is shared within the node too, through POSIX shared
+ * memory (share_data_segment), unless SHMPI_SHARE_STATIC=0 or
+ * SHMPI_MPI_ONLY.  Both are attached to one dynamic
  * window, locked for the life of the program, which is how every PE
  * reaches every other PE's memory through MPI.
  */

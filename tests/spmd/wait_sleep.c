@@ -3,7 +3,7 @@
  * shmem_long_wait_until.  With SHMPI_POLL_US=0 (the argument "sleep") a
  * waiter starts sleeping soon: when the PEs outnumber the CPUs it must use
  * under 30% of a CPU (measured 2-10%; a yielding waiter takes its full
- * share, about 50% here, as session 3's shmpi did), and
+ * share, about 50% here), and
  * it must still leave the wait soon after PE 0 arrives.  (With a CPU per
  * PE a barrier may spin inside a blocking MPI collective: it takes nobody's
  * CPU.)  Without the argument only the waits' results and promptness are
