@@ -1,6 +1,7 @@
 /*
  * env.c - every environment variable shmpi reads, in one table: name,
- * deprecated alias, default, meaning.  SHMEM_INFO prints the table.
+ * deprecated alias, default, meaning.  SHMEM_INFO prints the table, and
+ * README.md has the same rows (tests/env_table.test checks both ways).
  */
 #include "shmpi.h"
 
@@ -38,17 +39,21 @@ enum {
 
 static const struct env_var env_table[] = {
     [VAR_SYMMETRIC_SIZE] = {"SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE", ENV_SIZE, DEFAULT_SYMMETRIC_SIZE,
-     "symmetric heap size per PE: a number with optional k/m/g/t suffix (powers of 1024)"},
+     "symmetric heap size per PE: a number with optional k/m/g/t suffix (powers of 1024); "
+     "malformed, zero or larger than memory ends the job at shmem_init"},
     [VAR_DEBUG] = {"SHMEM_DEBUG", "SMA_DEBUG", ENV_FLAG, "unset",
-     "any value: check every argument (addresses, PEs, collectives) and explain failures"},
+     "any value: extra checks that cost time (collective arguments the same on every PE, "
+     "wait and collective buffers symmetric) and explanations when the heap is full"},
     [VAR_VERSION] = {"SHMEM_VERSION", "SMA_VERSION", ENV_FLAG, "unset",
-     "any value: PE 0 prints the library version at start-up"},
+     "any value: PE 0 prints the library and MPI version at start-up"},
     [VAR_INFO] = {"SHMEM_INFO", "SMA_INFO", ENV_FLAG, "unset",
-     "any value: PE 0 prints this table at start-up"},
+     "any value: PE 0 prints this table at start-up, with the values in use and what shmpi "
+     "decided from the job's shape"},
     [VAR_MPI_ONLY] = {"SHMPI_MPI_ONLY", NULL, ENV_FLAG, "unset",
      "any value but 0: send every operation through MPI, no node-local shared memory"},
     [VAR_PSEUDO_NODE_SIZE] = {"SHMPI_PSEUDO_NODE_SIZE", NULL, ENV_COUNT, "0",
-     "N > 0: treat each group of N consecutive PEs of a node as a node of its own (testing)"},
+     "N > 0: treat each group of N consecutive PEs of a node as a node of its own (tests both "
+     "paths on one machine)"},
     [VAR_PROGRESS_THREAD] = {"SHMPI_PROGRESS_THREAD", NULL, ENV_COUNT, "0",
      "N > 0: a thread drives MPI progress every N microseconds, so MPI operations aimed at a "
      "PE that computes complete anyway (costs those wake-ups; needs MPI_THREAD_MULTIPLE)"},
@@ -57,7 +62,8 @@ static const struct env_var env_table[] = {
      "otherwise PEs of a node map each other's static data (fork without exec then shares it)"},
     [VAR_YIELD_WAITS] = {"SHMPI_YIELD_WAITS", NULL, ENV_FLAG, "auto",
      "1: waits for MPI completion (blocking get/put, AMOs, quiet) yield the CPU instead of "
-     "spinning in MPI_Win_flush; 0: they spin; auto: 1 when a machine runs more PEs than cores"},
+     "spinning in MPI_Win_flush; 0: they spin; auto: 1 when some machine runs more PEs than the "
+     "CPUs their affinity masks allow"},
     [VAR_FINALIZE_GRACE_MS] = {"SHMPI_FINALIZE_GRACE_MS", NULL, ENV_COUNT, "300",
      "ms every PE waits, without calling MPI, before MPI_Finalize closes the connections of "
      "a job that spans nodes (works around a hang of MPICH 4.0 ch4:ucx over TCP); 0: no wait"},
