@@ -4,6 +4,7 @@
  * shmpi_amo_routine() (src/core/amo.c, which explains how atomicity is kept); the
  * type tables generate them all.
  */
+#define SHMPI_DEFINES_amo SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "../core/amo.h"
 
 /* One AMO on the word of type T at dest that need only be complete at the

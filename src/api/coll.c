@@ -5,6 +5,7 @@
  * set and makes one call into src/core/coll.c; the type tables generate
  * the typed ones.  Reductions are in reduce.c.
  */
+#define SHMPI_DEFINES_coll SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "../core/coll.h"
 
 void shmem_barrier_all(void)

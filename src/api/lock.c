@@ -22,6 +22,7 @@
  * of the word) and are only compared for equality, so wraparound is
  * harmless while fewer than 2^32 PEs wait.
  */
+#define SHMPI_DEFINES_lock SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "../core/amo.h"
 
 _Static_assert(sizeof(long) == 8, "the lock word packs two 32-bit halves into a long");

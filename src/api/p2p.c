@@ -5,6 +5,7 @@
  * waiting itself is src/core/wait.c; this file gives it a comparison per
  * type.
  */
+#define SHMPI_DEFINES_p2p SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "../core/amo.h"
 
 /* Under SHMEM_DEBUG the awaited variables must be symmetric (the spec

@@ -4,6 +4,7 @@
  * the team's (or active set's) communicator through src/core/coll.c; the
  * MPI datatype and operator come from the TYPENAME and OPNAME (coll.h).
  */
+#define SHMPI_DEFINES_reduce SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "../core/coll.h"
 
 #define DEFINE_REDUCE(N, T, OP)                                                               \

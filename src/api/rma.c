@@ -3,6 +3,7 @@
  * non-blocking ones).  Each routine is one call into src/core/rma.c with a
  * byte count or element size; the type tables generate them all.
  */
+#define SHMPI_DEFINES_rma SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "../core/shmpi.h"
 
 #define DEFINE_RMA_TYPED(N, T)                                                                \

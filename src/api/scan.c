@@ -5,6 +5,7 @@
  * communicator through src/core/coll.c; the MPI datatype comes from the
  * TYPENAME (coll.h).  The exclusive scan leaves 0 on the team's PE 0.
  */
+#define SHMPI_DEFINES_scan SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "../core/coll.h"
 
 #define DEFINE_SCAN(N, T, KIND, EXCLUSIVE)                                                    \

@@ -2,6 +2,7 @@
  * setup.c - library setup, exit and query routines (spec: Library Setup,
  * Exit, and Query Routines; Thread Support).
  */
+#define SHMPI_DEFINES_setup SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "../core/shmpi.h"
 
 #include <string.h>
@@ -126,7 +127,12 @@ void shmem_info_get_name(char *name)
     }
 }
 
+/* The levels are for profiling tools, which intercept this routine (see
+ * docs/profiling.md): 0 or less disables profiling, 1 (the level at start)
+ * profiles at the tool's default detail, 2 also flushes its buffers, and
+ * greater levels are the tool's own, with arguments of its choosing.  The
+ * library itself has nothing to profile, so its version does nothing. */
 void shmem_pcontrol(int level, ...)
 {
-    (void)level; /* shmpi has no profiling levels */
+    (void)level;
 }

@@ -4,6 +4,7 @@
  * the signal update as a uint64 AMO (src/core/amo.c: shmpi_put_signal).
  * The nbi forms are allowed to complete before returning, and do.
  */
+#define SHMPI_DEFINES_signal SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "../core/amo.h"
 
 #define DEFINE_SIGNAL(NAME, T, ELEM)                                                          \

@@ -2,6 +2,7 @@
  * team.c - team management routines (spec: Team Management Routines) and
  * the extension shmemx_team_get_mpi_comm.  The work is in src/core/team.c.
  */
+#define SHMPI_DEFINES_team SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "../core/shmpi.h"
 
 int shmem_team_my_pe(shmem_team_t team)

@@ -15,6 +15,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* ---- profiling interface (docs/profiling.md) --------------------------------------
+ * Each routine entry of shmpi_routines.h declares NAME with the assembler
+ * name pNAME, so the definitions in src/api emit pshmem_X and every call
+ * inside the library goes to pshmem_X (a tool does not see internal calls).
+ * The file of src/api that defines chapter C of that list says so with
+ * `#define SHMPI_DEFINES_C SHMPI_HERE` before including this header; there
+ * each entry of chapter C also gets the weak alias NAME of pNAME (GCC checks
+ * that pNAME is defined in that file). */
+#define SHMPI_STR_(x) #x
+#define SHMPI_STR(x) SHMPI_STR_(x)
+#define SHMPI_SECOND_(a, b, ...) b
+#define SHMPI_SECOND(...) SHMPI_SECOND_(__VA_ARGS__)
+#define SHMPI_HERE ~, SHMPI_WEAK_ALIAS
+#define SHMPI_NO_ALIAS(NAME)
+#define SHMPI_WEAK_ALIAS(NAME)                                                                \
+    extern __typeof__(NAME) shmpi_weak_##NAME __asm__(SHMPI_STR(__USER_LABEL_PREFIX__) #NAME) \
+        __attribute__((weak, alias("p" #NAME)));
+#define SHMPI_ALIAS_IF_(CHAPTER, NAME)                                                        \
+    SHMPI_SECOND(SHMPI_DEFINES_##CHAPTER, SHMPI_NO_ALIAS, ~)(NAME)
+#define SHMPI_ALIAS_IF(CHAPTER, NAME) SHMPI_ALIAS_IF_(CHAPTER, NAME)
+#define SHMPI_FN(RET, NAME, PARAMS)                                                           \
+    RET(NAME) PARAMS __asm__(SHMPI_STR(__USER_LABEL_PREFIX__) "p" #NAME);                     \
+    SHMPI_ALIAS_IF(SHMPI_CHAPTER, NAME)
+
 #pragma GCC visibility push(default)
 #include "shmem.h"
 #include "shmemx.h"

@@ -1,0 +1,76 @@
+#!/bin/sh
+# Python through shmem4py: builds the shmem4py snapshot against an installed
+# shmpi, runs its test suite on 1, 2 and 4 PEs and its demo programs on 4
+# PEs, each under a timeout, and prints the counts of each suite run.
+#
+#   tests/run-shmem4py.sh [PREFIX] [TARBALL]
+#
+# PREFIX   the shmpi install (default _install): PREFIX/bin/oshcc builds the
+#          module, PREFIX/bin/oshrun launches
+# TARBALL  shmem4py sources (default ../shared/thirdparty/shmem4py.tar.gz,
+#          unpacking to shmem4py/); users get the same with pip install shmem4py
+#
+# Needs /usr/bin/python3 with Debian's python3-numpy python3-cffi python3-dev
+# python3-setuptools (nothing is downloaded).  shmem4py knows OpenSHMEM
+# libraries by their vendor macros and falls back to stubs that clash with a
+# complete shmem.h for one it does not know; shmpi is complete, so it is
+# built as for Sandia OpenSHMEM, whose settings say "every routine is there":
+#   OSHCC=PREFIX/bin/oshcc CFLAGS=-DPySHMEM_VENDOR_Sandia=1 python3 setup.py build_ext
+# Exit status 0 when everything ran with no failure and no skip.
+# SHMEM4PY_TIMEOUT (default 600) limits each suite run, 120 each demo.
+set -u
+cd "$(dirname "$0")/.."
+top=$(pwd)
+prefix=$(cd "${1:-_install}" && pwd) || exit 2
+tarball=${2:-../shared/thirdparty/shmem4py.tar.gz}
+python=/usr/bin/python3
+limit=${SHMEM4PY_TIMEOUT:-600}
+[ -x "$prefix/bin/oshcc" ] || { echo "run-shmem4py: no $prefix/bin/oshcc"; exit 2; }
+[ -f "$tarball" ] || { echo "run-shmem4py: no $tarball"; exit 2; }
+"$python" -c 'import numpy, cffi, setuptools' ||
+    { echo "run-shmem4py: $python needs python3-numpy python3-cffi python3-setuptools"; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+tar -xzf "$tarball" -C "$work"
+src=$work/shmem4py
+cd "$src" || exit 2
+echo "run-shmem4py: building shmem4py against $prefix"
+if ! OSHCC=$prefix/bin/oshcc CFLAGS=-DPySHMEM_VENDOR_Sandia=1 \
+    "$python" setup.py -q build_ext --inplace > "$work/build.log" 2>&1; then
+    tail -30 "$work/build.log"; echo "run-shmem4py: build failed"; exit 1
+fi
+export PYTHONPATH=$src/src
+failed=0
+for np in 1 2 4; do
+    timeout -k 10 "$limit" "$prefix/bin/oshrun" -n "$np" "$python" -m unittest discover -s test \
+        > "$work/test$np.log" 2>&1
+    status=$?
+    # Every PE prints its own summary; report the run count they share and the
+    # largest failure and skip counts.
+    counts=$(awk '
+        /^Ran [0-9]+ test/ { n++; if (run == "" || $2 < run) run = $2 }
+        /^(OK|FAILED)/ { f = 0; s = 0
+            if (match($0, /failures=[0-9]+/)) f += substr($0, RSTART + 9, RLENGTH - 9)
+            if (match($0, /errors=[0-9]+/)) f += substr($0, RSTART + 7, RLENGTH - 7)
+            if (match($0, /skipped=[0-9]+/)) s = substr($0, RSTART + 8, RLENGTH - 8)
+            if (f > fail) fail = f; if (s > skip) skip = s }
+        END { printf "%d %d %d %d", run, fail, skip, n }' "$work/test$np.log")
+    set -- $counts
+    echo "shmem4py tests on $np PEs: $1 run, $2 failed, $3 skipped ($4 PEs reported, exit $status)"
+    if [ "$status" -ne 0 ] || [ "$2" -ne 0 ] || [ "$3" -ne 0 ] || [ "$4" -ne "$np" ] || [ "$1" -eq 0 ]; then
+        failed=$((failed + 1)); grep -E '^(FAIL|ERROR|skipped)|skipped ' "$work/test$np.log" | head -20
+        tail -20 "$work/test$np.log"
+    fi
+done
+ran=0 bad=0
+for demo in demo/*.py demo/api/*.py; do
+    ran=$((ran + 1))
+    if ! (cd "$(dirname "$demo")" && timeout -k 10 120 "$prefix/bin/oshrun" -n 4 "$python" -u \
+        "$(basename "$demo")") > "$work/demo.log" 2>&1; then
+        bad=$((bad + 1)); echo "demo $demo failed:"; tail -10 "$work/demo.log"
+    fi
+done
+echo "shmem4py demos on 4 PEs: $ran run, $bad failed"
+[ "$bad" -eq 0 ] || failed=$((failed + 1))
+cd "$top"
+[ "$failed" -eq 0 ]
