@@ -48,15 +48,15 @@ static inline struct shmpi_group shmpi_team_group(const char *routine, shmem_tea
  * unnamed object of the caller. */
 #define SHMPI_TEAM_GROUP(routine, team) \
     ((const struct shmpi_group[]){shmpi_team_group(routine, team)})
-/* The group of an active set (PE_start, 2^logPE_stride, PE_size); the
- * caller must be a member.  The communicator is made on first use by the
- * members only (MPI_Comm_create_group) and cached until finalize. */
+/* The group of an active set (PE_start, 2^logPE_stride, PE_size), which
+ * the caller must be a member of (else, or if the set is not valid, the
+ * job ends with `routine` named): the world team for the set of all PEs,
+ * else an internal team made by the members on first use and cached by
+ * the triplet until finalize (team.c). */
 struct shmpi_group shmpi_aset_group(const char *routine, int PE_start, int logPE_stride,
                                     int PE_size);
 #define SHMPI_ASET_GROUP(routine, start, log_stride, size) \
     ((const struct shmpi_group[]){shmpi_aset_group(routine, start, log_stride, size)})
-/* Frees the cached active-set communicators (shmpi_teams_fini). */
-void shmpi_aset_fini(void);
 
 /* Barrier without quiet (team_sync, sync); returns 0. */
 int shmpi_coll_sync(const struct shmpi_group *g);
@@ -128,7 +128,7 @@ static SHMPI_ALWAYS_INLINE int shmpi_coll_broadcast(const char *routine,
     /* (nbytes - 1 wraps for 0: the test is 0 < nbytes < OVERLAP_MIN) */
     bool plain = (unsigned)root < (unsigned)g->n_pes &&
                  nbytes - 1 < SHMPI_BCAST_OVERLAP_MIN - 1 && shmpi_mpi_short_path() &&
-                 !(root_dest && shmpi_team_has_shm(g->team));
+                 !shmpi_team_has_shm(g->team);
     if (SHMPI_LIKELY(plain && g->my_pe != root))
         return MPI_Bcast(dest, (int)nbytes, MPI_BYTE, root, g->comm);
     bool copy = root_dest && dest != source;
@@ -178,13 +178,21 @@ const void *shmpi_unaliased(const char *routine, const void *src, size_t src_len
  * collective and returns true.  Arguments are as above, already checked. */
 bool shmpi_shm_sync(struct shmpi_team *team);
 bool shmpi_shm_broadcast(const char *routine, struct shmpi_team *team, void *dest,
-                         const void *source, size_t nbytes, int root);
+                         const void *source, size_t nbytes, int root, bool root_dest);
+bool shmpi_shm_collect(const char *routine, struct shmpi_team *team, void *dest,
+                       const void *source, size_t nbytes);
 /* fcollect, or alltoall when `alltoall` (as blocks() in coll.c). */
 bool shmpi_shm_blocks(const char *routine, struct shmpi_team *team, void *dest,
                       const void *source, size_t nbytes, bool alltoall);
 bool shmpi_shm_reduce(const char *routine, struct shmpi_team *team, void *dest,
                       const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
                       MPI_Op op);
+bool shmpi_shm_alltoalls(const char *routine, struct shmpi_team *team, void *dest,
+                         const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                         size_t elem_size);
+bool shmpi_shm_scan(const char *routine, struct shmpi_team *team, void *dest,
+                    const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
+                    MPI_Op op, bool exclusive);
 
 /* ---- MPI datatype and operator of each reduction TYPENAME / OPNAME ---------------- */
 #define SHMPI_MPI_TYPE_char (CHAR_MIN < 0 ? MPI_SIGNED_CHAR : MPI_UNSIGNED_CHAR)
