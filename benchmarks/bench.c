@@ -423,7 +423,7 @@ void bench_table_row(size_t bytes, const struct bench_variant *v, const struct b
 }
 
 /* ---- targets --------------------------------------------------------------------------- */
-#define MAX_TARGETS 64
+#define MAX_TARGETS 160
 static struct {
     char what[160];
     double value, limit;

@@ -203,11 +203,18 @@ int shmpi_coll_collect(const char *routine, const struct shmpi_group *g, void *d
         return 0;
     int n = g->n_pes;
     uint64_t mine = nbytes;
-    uint64_t *sizes = xmalloc(routine, (size_t)n * sizeof(uint64_t));
+    /* Up to COLLECT_STACK_PES members the tables live on the stack (three
+     * mallocs cost ~5% of a 2-PE collect of 8 bytes). */
+    enum { COLLECT_STACK_PES = 64 };
+    uint64_t sizes_here[COLLECT_STACK_PES];
+    count_t counts_here[COLLECT_STACK_PES];
+    displ_t displs_here[COLLECT_STACK_PES];
+    bool small = n <= COLLECT_STACK_PES;
+    uint64_t *sizes = small ? sizes_here : xmalloc(routine, (size_t)n * sizeof(uint64_t));
     COLL_RUN(MPI_Allgather, MPI_Iallgather, &mine, 1, MPI_UINT64_T, sizes, 1, MPI_UINT64_T,
              g->comm);
-    count_t *counts = xmalloc(routine, (size_t)n * sizeof(count_t));
-    displ_t *displs = xmalloc(routine, (size_t)n * sizeof(displ_t));
+    count_t *counts = small ? counts_here : xmalloc(routine, (size_t)n * sizeof(count_t));
+    displ_t *displs = small ? displs_here : xmalloc(routine, (size_t)n * sizeof(displ_t));
     size_t total = 0, my_displ = 0;
     for (int i = 0; i < n; i++) {
         counts[i] = count_of(routine, sizes[i]);
@@ -228,9 +235,11 @@ int shmpi_coll_collect(const char *routine, const struct shmpi_group *g, void *d
                  MPI_BYTE, dest, counts, displs, MPI_BYTE, g->comm);
         free(copy);
     }
-    free(sizes);
-    free(counts);
-    free(displs);
+    if (!small) {
+        free(sizes);
+        free(counts);
+        free(displs);
+    }
     return 0;
 }
 
