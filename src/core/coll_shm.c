@@ -471,6 +471,11 @@ struct collect_head {
 #define COLLECT_INLINE_MAX (SHMPI_LINE_DATA - offsetof(struct collect_head, at))
 _Static_assert(sizeof(struct collect_head) <= SHMPI_LINE_DATA, "a header fits a line");
 
+static const char *inline_data_of(const struct collect_head *h)
+{
+    return (const char *)h + offsetof(struct collect_head, at);
+}
+
 /* Whether the block of a member (header h, at `off` in dest) is read from
  * its dest, dest being at offset doff of segment dseg on every member. */
 static bool collect_own(const struct collect_head *h, size_t off, size_t total, int dseg,
@@ -483,14 +488,21 @@ static bool collect_own(const struct collect_head *h, size_t off, size_t total, 
     return h->at < doff + total && doff < h->at + h->nbytes;
 }
 
+/* Where dest lies: its segment (-1 if none) and offset, the same on every
+ * member for a symmetric dest. */
+static int dest_place(const void *dest, size_t *offset)
+{
+    int seg = shmpi_symm_segment(dest, 1);
+    *offset = seg < 0 ? 0 : (size_t)((const char *)dest - shmpi_g.seg[seg].base);
+    return seg;
+}
+
 bool shmpi_shm_collect(const char *routine, struct shmpi_team *t, void *dest,
                        const void *source, size_t nbytes)
 {
     if (!shmpi_team_has_shm(t))
         return false;
     const int n = t->n_pes, me = t->my_pe;
-    const int dseg = shmpi_symm_segment(dest, 1);
-    const size_t doff = dseg < 0 ? 0 : (size_t)((char *)dest - shmpi_g.seg[dseg].base);
     struct shmpi_slot_line *line = own_line(t);
     struct collect_head *head = (struct collect_head *)line->data;
     *head = (struct collect_head){.how = COLLECT_INLINE, .segment = -1, .nbytes = nbytes};
@@ -502,33 +514,46 @@ bool shmpi_shm_collect(const char *routine, struct shmpi_team *t, void *dest,
         memcpy(own_scratch(t), source, nbytes);
     } else {
         int seg = shmpi_symm_segment(source, nbytes);
+        size_t doff;
         if (segment_mapped(t, seg)) {
             head->how = COLLECT_DIRECT;
             head->segment = seg;
             head->at = (uint64_t)((const char *)source - shmpi_g.seg[seg].base);
         } else {
-            head->how = segment_mapped(t, dseg) ? COLLECT_OWN : COLLECT_NONE;
+            head->how = segment_mapped(t, dest_place(dest, &doff)) ? COLLECT_OWN : COLLECT_NONE;
         }
     }
     uint64_t s = arrive_stamped(t, line);
+    /* The headers; blocks in lines and scratch go straight to dest when
+     * this PE's own data is there too (nobody reads its source or dest). */
+    const bool mine_copied = head->how <= COLLECT_SCRATCH;
+    char *to = dest;
     size_t total = 0;
-    bool in_place = false, none = false;
+    bool large = false, none = false;
     for (int pe = 0; pe < n; pe++) {
         const struct collect_head *h = (const struct collect_head *)stamped_data(t, pe, s);
-        if (__builtin_add_overflow(total, (size_t)h->nbytes, &total))
-            shmpi_abort(routine, "the collected data is larger than the address space");
-        in_place |= h->how == COLLECT_DIRECT;
+        size_t len = h->nbytes;
+        if (h->how > COLLECT_SCRATCH)
+            large = true;
+        else if (mine_copied && len > 0)
+            memcpy(to + total, h->how == COLLECT_INLINE ? inline_data_of(h) : scratch(t, pe, s),
+                   len);
         none |= h->how == COLLECT_NONE;
+        if (__builtin_add_overflow(total, len, &total))
+            shmpi_abort(routine, "the collected data is larger than the address space");
     }
     if (none)
         return false;
-    char *to = dest;
+    if (!large)
+        return true;
+    size_t doff;
+    const int dseg = dest_place(dest, &doff);
     size_t off = 0;
     bool any_own = false;
     for (int pe = 0; pe < n; pe++) {
         const struct collect_head *h = (const struct collect_head *)line_of(t, pe, s)->data;
         if (collect_own(h, off, total, dseg, doff)) {
-            any_own = in_place = true;
+            any_own = true;
             if (pe == me)
                 memmove(to + off, source, nbytes);
         }
@@ -545,16 +570,17 @@ bool shmpi_shm_collect(const char *routine, struct shmpi_team *t, void *dest,
             from = shmpi_g.seg[dseg].peer_ptr[world_of(t, pe)] + doff + off;
         else if (h->how == COLLECT_DIRECT)
             from = shmpi_g.seg[h->segment].peer_ptr[world_of(t, pe)] + h->at;
+        else if (mine_copied)
+            from = NULL; /* copied above */
         else if (h->how == COLLECT_SCRATCH)
             from = scratch(t, pe, s);
         else
-            from = (const char *)h + offsetof(struct collect_head, at);
-        if (len > 0 && from != to + off)
+            from = inline_data_of(h);
+        if (from && len > 0 && from != to + off)
             memcpy(to + off, from, len);
         off += len;
     }
-    if (in_place)
-        team_barrier(t); /* nobody reads this PE's source or dest any more */
+    team_barrier(t); /* nobody reads this PE's source or dest any more */
     return true;
 }
 
