@@ -1,14 +1,17 @@
 /*
- * coll.h - the collective core (coll.c): every team collective and every
- * deprecated active-set collective of the API is one call here.
+ * coll.h - the collective core (coll.c): every team collective, every
+ * deprecated active-set collective and every scan of the API is one call
+ * here (docs/collectives.md).
  *
- * A collective runs over a group: the communicator of a team, or the
- * cached communicator of an active set.  Each is one MPI collective:
- * the blocking one, or on an oversubscribed machine (shmpi_g.oversubscribed)
+ * A collective runs over a group: a team, or the team an active set
+ * resolves to (team.c).  One predicate, shmpi_team_has_shm(), picks the
+ * path: the shared-memory engine (coll_shm.c) when every member maps the
+ * others' heaps, else one MPI collective on the team's communicator: the
+ * blocking one, or on an oversubscribed machine (shmpi_g.oversubscribed)
  * the nonblocking one completed by shmpi_wait_request (polls and yields, so
  * the PEs it waits for are not starved).  Either way RMA aimed at this PE
- * progresses while it waits.  Buffers are the caller's local addresses
- * (MPI needs no symmetric ones).
+ * progresses while it waits.  On the MPI path buffers are the caller's
+ * local addresses (MPI needs no symmetric ones).
  */
 #ifndef SHMPI_COLL_H
 #define SHMPI_COLL_H

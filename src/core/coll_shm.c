@@ -1,7 +1,9 @@
 /*
- * coll_shm.c - team collectives in shared memory, for teams whose members
- * all map each other's heaps (one node or pseudo-node; never under
- * SHMPI_MPI_ONLY).  Everything else stays an MPI collective (coll.c).
+ * coll_shm.c - collectives in shared memory, for teams (active sets are
+ * teams too) whose members all map each other's heaps (one node or
+ * pseudo-node; never under SHMPI_MPI_ONLY): sync, broadcast (with or
+ * without the root's own dest), collect, fcollect, alltoall(s),
+ * reductions and scans.  Everything else stays an MPI collective (coll.c).
  *
  * Such a team owns a slot (struct shmpi_team_slot) at the same index in
  * every member's reserved heap block: an event counter and two halves of
