@@ -792,6 +792,18 @@ static size_t slice_start(size_t nelems, int pe, int n_pes)
     return nelems * (size_t)pe / (size_t)n_pes;
 }
 
+/* chunk = the combination of `count` elements at byte `off` of the
+ * symmetric source of members 0 to upto - 1 (upto >= 1), in member order. */
+static void combine_sources(const char *routine, const struct shmpi_team *t, char *chunk,
+                            const void *source, size_t nbytes, size_t off, size_t count,
+                            size_t elem_size, MPI_Datatype type, MPI_Op op, int upto)
+{
+    memcpy(chunk, peer_copy(routine, t, 0, source, nbytes) + off, count * elem_size);
+    for (int pe = 1; pe < upto; pe++)
+        combine(chunk, peer_copy(routine, t, pe, source, nbytes) + off, count, elem_size, type,
+                op);
+}
+
 /* Large reductions: member p owns slice p of the vector (nelems * p / n_pes
  * up to the next one's start).  Once all sources are ready (event 1) each
  * combines its slice from every member's source, in member order, into its
@@ -813,10 +825,7 @@ static void reduce_sliced(const char *routine, struct shmpi_team *t, void *dest,
     for (size_t at = lo; at < hi; at += chunk_elems) {
         size_t count = hi - at < chunk_elems ? hi - at : chunk_elems;
         size_t off = at * elem_size, len = count * elem_size;
-        memcpy(chunk, peer_copy(routine, t, 0, source, nbytes) + off, len);
-        for (int pe = 1; pe < n; pe++)
-            combine(chunk, peer_copy(routine, t, pe, source, nbytes) + off, count, elem_size,
-                    type, op);
+        combine_sources(routine, t, chunk, source, nbytes, off, count, elem_size, type, op, n);
         memcpy((char *)dest + off, chunk, len);
     }
     wait_all(t, arrive(t));
@@ -827,6 +836,49 @@ static void reduce_sliced(const char *routine, struct shmpi_team *t, void *dest,
                (slice_start(nelems, pe + 1, n) - start) * elem_size);
     }
     wait_all(t, arrive(t));
+}
+
+/* Small reductions and scans, through lines and scratch in pieces of one
+ * area (one event each): every member contributes, and member i's dest
+ * gets the combination of members 0 to upto - 1 (all of them for a
+ * reduction; zero bytes when upto is 0). */
+static void reduce_pieces(const char *routine, struct shmpi_team *t, void *dest,
+                          const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
+                          MPI_Op op, int upto)
+{
+    size_t nbytes = nelems * elem_size;
+    /* A piece of dest must not overwrite source not yet copied: only
+     * dest == source (in place) or disjoint buffers go piece by piece. */
+    void *copy = NULL;
+    if (dest != source)
+        source = shmpi_unaliased(routine, source, nbytes, dest, nbytes, &copy);
+    size_t piece = SHMPI_SLOT_SCRATCH / elem_size;
+    for (size_t done = 0; done < nelems; done += piece) {
+        size_t n = nelems - done < piece ? nelems - done : piece;
+        char *out = (char *)dest + done * elem_size;
+        size_t len = n * elem_size;
+        bool in_line = len <= SHMPI_LINE_DATA;
+        struct shmpi_slot_line *line = in_line ? own_line(t) : NULL;
+        char *area = in_line ? line->data : own_scratch(t);
+        memcpy(area, (const char *)source + done * elem_size, len);
+        uint64_t s = in_line ? arrive_stamped(t, line) : arrive(t);
+        if (!in_line && upto == t->n_pes)
+            wait_all(t, s);
+        if (upto == 0)
+            memset(out, 0, len);
+        /* Every PE combines in the same order, so all get the same result
+         * (floating point included). */
+        for (int pe = 0; pe < upto; pe++) {
+            if (!in_line && upto < t->n_pes)
+                wait_for(t, pe, s);
+            const char *in = in_line ? stamped_data(t, pe, s) : scratch(t, pe, s);
+            if (pe == 0)
+                memcpy(out, in, len);
+            else
+                combine(out, in, n, elem_size, type, op);
+        }
+    }
+    free(copy);
 }
 
 bool shmpi_shm_reduce(const char *routine, struct shmpi_team *t, void *dest, const void *source,
@@ -846,34 +898,7 @@ bool shmpi_shm_reduce(const char *routine, struct shmpi_team *t, void *dest, con
         reduce_sliced(routine, t, dest, source, nelems, elem_size, type, op);
         return true;
     }
-    /* A piece of dest must not overwrite source not yet copied: only
-     * dest == source (in place) or disjoint buffers go piece by piece. */
-    void *copy = NULL;
-    if (dest != source)
-        source = shmpi_unaliased(routine, source, nbytes, dest, nbytes, &copy);
-    size_t piece = SHMPI_SLOT_SCRATCH / elem_size;
-    for (size_t done = 0; done < nelems; done += piece) {
-        size_t n = nelems - done < piece ? nelems - done : piece;
-        char *out = (char *)dest + done * elem_size;
-        size_t len = n * elem_size;
-        bool in_line = len <= SHMPI_LINE_DATA;
-        struct shmpi_slot_line *line = in_line ? own_line(t) : NULL;
-        char *area = in_line ? line->data : own_scratch(t);
-        memcpy(area, (const char *)source + done * elem_size, len);
-        uint64_t s = in_line ? arrive_stamped(t, line) : arrive(t);
-        if (!in_line)
-            wait_all(t, s);
-        /* Every PE combines in the same order, so all get the same result
-         * (floating point included). */
-        for (int pe = 0; pe < t->n_pes; pe++) {
-            const char *in = in_line ? stamped_data(t, pe, s) : scratch(t, pe, s);
-            if (pe == 0)
-                memcpy(out, in, len);
-            else
-                combine(out, in, n, elem_size, type, op);
-        }
-    }
-    free(copy);
+    reduce_pieces(routine, t, dest, source, nelems, elem_size, type, op, t->n_pes);
     return true;
 }
 
@@ -905,40 +930,13 @@ bool shmpi_shm_scan(const char *routine, struct shmpi_team *t, void *dest, const
         for (size_t at = 0; upto > 0 && at < nelems; at += chunk_elems) {
             size_t count = nelems - at < chunk_elems ? nelems - at : chunk_elems;
             size_t off = at * elem_size, len = count * elem_size;
-            memcpy(chunk, peer_copy(routine, t, 0, source, nbytes) + off, len);
-            for (int pe = 1; pe < upto; pe++)
-                combine(chunk, peer_copy(routine, t, pe, source, nbytes) + off, count,
-                        elem_size, type, op);
+            combine_sources(routine, t, chunk, source, nbytes, off, count, elem_size, type, op,
+                            upto);
             memcpy((char *)dest + off, chunk, len);
         }
         team_barrier(t); /* nobody reads this PE's source any more */
         return true;
     }
-    void *copy = NULL;
-    if (dest != source)
-        source = shmpi_unaliased(routine, source, nbytes, dest, nbytes, &copy);
-    size_t piece = SHMPI_SLOT_SCRATCH / elem_size;
-    for (size_t done = 0; done < nelems; done += piece) {
-        size_t n = nelems - done < piece ? nelems - done : piece;
-        char *out = (char *)dest + done * elem_size;
-        size_t len = n * elem_size;
-        bool in_line = len <= SHMPI_LINE_DATA;
-        struct shmpi_slot_line *line = in_line ? own_line(t) : NULL;
-        char *area = in_line ? line->data : own_scratch(t);
-        memcpy(area, (const char *)source + done * elem_size, len);
-        uint64_t s = in_line ? arrive_stamped(t, line) : arrive(t);
-        if (upto == 0)
-            memset(out, 0, len);
-        for (int pe = 0; pe < upto; pe++) {
-            const char *in = in_line ? stamped_data(t, pe, s) : scratch(t, pe, s);
-            if (!in_line)
-                wait_for(t, pe, s);
-            if (pe == 0)
-                memcpy(out, in, len);
-            else
-                combine(out, in, n, elem_size, type, op);
-        }
-    }
-    free(copy);
+    reduce_pieces(routine, t, dest, source, nelems, elem_size, type, op, upto);
     return true;
 }
