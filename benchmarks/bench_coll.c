@@ -333,6 +333,7 @@ struct legacy {
     MPI_Comm comm;        /* its communicator (raw MPI); MPI_COMM_NULL on non-members */
     bool member;
     bool root;            /* set PE 0 */
+    int *counts, *displs; /* [size]: the raw MPI collect's tables */
 #if BENCH_TEAMS
     shmem_team_t team; /* the team of the same PEs */
 #endif
@@ -467,14 +468,14 @@ static void lm_collect(void *arg, long n)
 {
     struct legacy *l = arg;
     struct coll *c = l->c;
-    int counts[64], displs[64], mine = (int)c->bytes, size = l->size > 64 ? 64 : l->size;
+    int mine = (int)c->bytes;
     for (long i = 0; i < n; i++) {
-        MPI_Allgather(&mine, 1, MPI_INT, counts, 1, MPI_INT, l->comm);
-        for (int k = 0, at = 0; k < size; k++) {
-            displs[k] = at;
-            at += counts[k];
+        MPI_Allgather(&mine, 1, MPI_INT, l->counts, 1, MPI_INT, l->comm);
+        for (int k = 0, at = 0; k < l->size; k++) {
+            l->displs[k] = at;
+            at += l->counts[k];
         }
-        MPI_Allgatherv(c->src, mine, MPI_BYTE, c->dst, counts, displs, MPI_BYTE, l->comm);
+        MPI_Allgatherv(c->src, mine, MPI_BYTE, c->dst, l->counts, l->displs, MPI_BYTE, l->comm);
     }
 }
 
@@ -512,8 +513,9 @@ static void legacy_tables(struct coll *c, struct legacy *l, const struct legacy_
     for (int o = 0; o < n_ops; o++) {
         const struct legacy_op *op = &ops[o];
         char title[256];
-        snprintf(title, sizeof title, "%s, %s: %s | team form | %s | limit", op->name, set,
-                 op->title, op == &ops[1] ? "MPI_Allgather of sizes + MPI_Allgatherv" : "MPI");
+        snprintf(title, sizeof title, "%s, %s: %s | team form | %s | limit: %s", op->name, set,
+                 op->title, op == &ops[1] ? "MPI_Allgather of sizes + MPI_Allgatherv" : "MPI",
+                 !l->all ? "none" : op->copies ? "line to 256 B, copies beyond" : "line to 256 B");
         bool first = true;
         for (int k = 0; k < n_sizes; k++) {
             c->bytes = sizes[k];
@@ -524,7 +526,7 @@ static void legacy_tables(struct coll *c, struct legacy *l, const struct legacy_
                 {"legacy", l->member ? op->legacy : NULL, l, 1, c->bytes, true},
                 {"team", l->member ? op->team : NULL, l, 1, c->bytes, op->team_present},
                 {"MPI", l->member ? op->mpi : NULL, l, 1, c->bytes, true},
-                {c->bytes <= 256 ? "line" : "copies", limit, c, 1, c->bytes, limit != NULL},
+                {"limit", limit, c, 1, c->bytes, limit != NULL},
             };
             if (first)
                 bench_table_head(title, v, 4, 1, false);
@@ -704,6 +706,13 @@ int main(int argc, char **argv)
     struct legacy all = {.c = &c, .size = npes, .all = true, .comm = MPI_COMM_NULL,
                          .member = true, .root = c.me == 0};
     MPI_Comm_dup(MPI_COMM_WORLD, &all.comm);
+    int *tables = malloc(2 * sizeof(int) * (size_t)npes);
+    if (!tables) {
+        fprintf(stderr, "bench_coll: PE %d: out of memory\n", bench_job.me);
+        shmem_global_exit(1);
+    }
+    all.counts = tables;
+    all.displs = tables + npes;
 #if BENCH_TEAMS
     all.team = SHMEM_TEAM_WORLD;
 #endif
@@ -711,7 +720,8 @@ int main(int argc, char **argv)
     MPI_Comm_free(&all.comm);
     if (npes == 4) {
         struct legacy odd = {.c = &c, .log = 1, .size = 2, .comm = MPI_COMM_NULL,
-                              .member = c.me % 2 == 0, .root = c.me == 0};
+                              .member = c.me % 2 == 0, .root = c.me == 0,
+                              .counts = tables, .displs = tables + npes};
         MPI_Comm_split(MPI_COMM_WORLD, odd.member ? 0 : MPI_UNDEFINED, c.me, &odd.comm);
 #if BENCH_TEAMS
         shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, 2, NULL, 0, &odd.team);
@@ -724,6 +734,7 @@ int main(int argc, char **argv)
         shmem_team_destroy(odd.team);
 #endif
     }
+    free(tables);
 
     int rc = c.rc;
     MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_BOR, MPI_COMM_WORLD);

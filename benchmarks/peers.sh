@@ -191,7 +191,7 @@ limcell() {
 # or the collective's unsynchronized copies through shmem_ptr for the 1 MiB
 # rows, a barrier on cache lines for the barrier and 8-byte collectives
 # (how fast lines move between the CPUs changes between jobs here, by up to
-# 5x).  The 8-byte put/get limits are too close to 0 at 3 decimals to
+# 5x); the legacy tables name theirs "limit" (line to 256 B, copies beyond).  The 8-byte put/get limits are too close to 0 at 3 decimals to
 # divide by.
 rows='put latency 8 B (us)|rma|put:|8|med|
 get latency 8 B (us)|rma|get:|8|med|
@@ -212,16 +212,16 @@ fcollect 8 B (us)|coll|fcollect 8 B|8|med|line
 fcollect 1 MiB (us)|coll|fcollect 1 MiB|1048576|med|copies
 alltoall 8 B (us)|coll|alltoall 8 B|8|med|line
 alltoall 1 MiB (us)|coll|alltoall 1 MiB|1048576|med|copies
-legacy broadcast64 8 B (us)|coll|legacy broadcast, all PEs:|8|med|line
-legacy broadcast64 64 KiB (us)|coll|legacy broadcast, all PEs:|65536|med|copies
-legacy broadcast64 1 MiB (us)|coll|legacy broadcast, all PEs:|1048576|med|copies
-legacy collect64 8 B (us)|coll|legacy collect, all PEs:|8|med|line
-legacy collect64 64 KiB (us)|coll|legacy collect, all PEs:|65536|med|copies
-legacy collect64 1 MiB (us)|coll|legacy collect, all PEs:|1048576|med|copies
-legacy fcollect64 8 B (us)|coll|legacy fcollect, all PEs:|8|med|line
-legacy fcollect64 64 KiB (us)|coll|legacy fcollect, all PEs:|65536|med|copies
-legacy fcollect64 1 MiB (us)|coll|legacy fcollect, all PEs:|1048576|med|copies
-legacy long_sum_to_all 8 B (us)|coll|legacy sum_to_all, all PEs:|8|med|line
+legacy broadcast64 8 B (us)|coll|legacy broadcast, all PEs:|8|med|limit
+legacy broadcast64 64 KiB (us)|coll|legacy broadcast, all PEs:|65536|med|limit
+legacy broadcast64 1 MiB (us)|coll|legacy broadcast, all PEs:|1048576|med|limit
+legacy collect64 8 B (us)|coll|legacy collect, all PEs:|8|med|limit
+legacy collect64 64 KiB (us)|coll|legacy collect, all PEs:|65536|med|limit
+legacy collect64 1 MiB (us)|coll|legacy collect, all PEs:|1048576|med|limit
+legacy fcollect64 8 B (us)|coll|legacy fcollect, all PEs:|8|med|limit
+legacy fcollect64 64 KiB (us)|coll|legacy fcollect, all PEs:|65536|med|limit
+legacy fcollect64 1 MiB (us)|coll|legacy fcollect, all PEs:|1048576|med|limit
+legacy long_sum_to_all 8 B (us)|coll|legacy sum_to_all, all PEs:|8|med|limit
 legacy long_sum_to_all 64 KiB (us)|coll|legacy sum_to_all, all PEs:|65536|med|
 legacy long_sum_to_all 1 MiB (us)|coll|legacy sum_to_all, all PEs:|1048576|med|
 legacy broadcast64 PEs 0,2 8 B (us)|coll|legacy broadcast, PEs 0 and 2:|8|med|

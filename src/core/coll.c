@@ -231,8 +231,19 @@ int shmpi_coll_collect(const char *routine, const struct shmpi_group *g, void *d
         void *copy;
         const void *send = send_buffer(routine, source, nbytes, dest, total,
                                        (char *)dest + my_displ, &copy);
-        COLL_RUN(LARGE(MPI_Allgatherv), LARGE(MPI_Iallgatherv), send, counts[g->my_pe],
-                 MPI_BYTE, dest, counts, displs, MPI_BYTE, g->comm);
+        if (small && total <= INT_MAX) {
+            /* int counts: MPICH's large-count entry points cost more */
+            int icounts[COLLECT_STACK_PES], idispls[COLLECT_STACK_PES];
+            for (int i = 0; i < n; i++) {
+                icounts[i] = (int)counts[i];
+                idispls[i] = (int)displs[i];
+            }
+            COLL_RUN(MPI_Allgatherv, MPI_Iallgatherv, send, icounts[g->my_pe], MPI_BYTE, dest,
+                     icounts, idispls, MPI_BYTE, g->comm);
+        } else {
+            COLL_RUN(LARGE(MPI_Allgatherv), LARGE(MPI_Iallgatherv), send, counts[g->my_pe],
+                     MPI_BYTE, dest, counts, displs, MPI_BYTE, g->comm);
+        }
         free(copy);
     }
     if (!small) {
