@@ -37,7 +37,7 @@
  * arrays alternating from call to call, root 0, a shmem_barrier_all before
  * each timed batch; shmem_broadcast, shmem_collect (equal sizes),
  * shmem_fcollect (64-bit forms, 32-bit for 4 B) and shmem_long_sum_to_all
- * (int for 4 B), 4 B to 1 MiB; on 4 PEs also the active set of PEs 0 and 2
+ * (int for 4 B), 4 B, 8 B and 16 B to 1 MiB; on 4 PEs also the set of PEs 0 and 2
  * (logPE_stride 1).  Beside each: the team form of the same collective
  * (broadcastmem, collectmem, fcollectmem, TYPE_sum_reduce on the world
  * team or on the team of the same PEs; shmpi's build only), the raw MPI
@@ -700,9 +700,9 @@ int main(int argc, char **argv)
     };
     (void)has_collect;
     (void)has_int_reduce;
-    size_t sweep[10];
-    for (int k = 0; k < 10; k++)
-        sweep[k] = (size_t)4 << (2 * k); /* 4 B to 1 MiB */
+    size_t sweep[11] = {4, 8}; /* 4 B, 8 B (the usual small row), 16 B to 1 MiB x4 */
+    for (int k = 2; k < 11; k++)
+        sweep[k] = (size_t)16 << (2 * (k - 2));
     struct legacy all = {.c = &c, .size = npes, .all = true, .comm = MPI_COMM_NULL,
                          .member = true, .root = c.me == 0};
     MPI_Comm_dup(MPI_COMM_WORLD, &all.comm);
@@ -716,7 +716,7 @@ int main(int argc, char **argv)
 #if BENCH_TEAMS
     all.team = SHMEM_TEAM_WORLD;
 #endif
-    legacy_tables(&c, &all, lops, 4, sweep, 10, have_limits, "all PEs");
+    legacy_tables(&c, &all, lops, 4, sweep, 11, have_limits, "all PEs");
     MPI_Comm_free(&all.comm);
     if (npes == 4) {
         struct legacy odd = {.c = &c, .log = 1, .size = 2, .comm = MPI_COMM_NULL,
