@@ -35,7 +35,8 @@
  * routines exactly as an OSU-style OpenSHMEM program calls them, in every
  * library: all PEs (PE_start 0, logPE_stride 0, PE_size npes), two pSync
  * arrays alternating from call to call, root 0, a shmem_barrier_all before
- * each timed batch; shmem_broadcast, shmem_collect (equal sizes),
+ * each timed batch (untimed, as in such a program: the harness's
+ * pre_run); shmem_broadcast, shmem_collect (equal sizes),
  * shmem_fcollect (64-bit forms, 32-bit for 4 B) and shmem_long_sum_to_all
  * (int for 4 B), 4 B, 8 B and 16 B to 1 MiB; on 4 PEs also the set of PEs 0 and 2
  * (logPE_stride 1).  Beside each: the team form of the same collective
@@ -344,9 +345,11 @@ static long *next_psync(struct coll *c)
     return c->psync[c->calls++ & 1];
 }
 
-/* What an OSU-style program does before a timed loop. */
-static void legacy_batch_start(const struct legacy *l)
+/* What an OSU-style program does before a timed loop (untimed: run as
+ * the harness's pre_run hook). */
+static void legacy_batch_start(void *arg)
 {
+    const struct legacy *l = arg;
     if (l->all)
         shmem_barrier_all();
     else
@@ -357,7 +360,6 @@ static void lg_bcast(void *arg, long n)
 {
     struct legacy *l = arg;
     struct coll *c = l->c;
-    legacy_batch_start(l);
     for (long i = 0; i < n; i++) {
         if (c->bytes % 8 == 0)
             shmem_broadcast64(c->dst, c->src, c->bytes / 8, 0, l->start, l->log, l->size,
@@ -372,7 +374,6 @@ static void lg_collect(void *arg, long n)
 {
     struct legacy *l = arg;
     struct coll *c = l->c;
-    legacy_batch_start(l);
     for (long i = 0; i < n; i++) {
         if (c->bytes % 8 == 0)
             shmem_collect64(c->dst, c->src, c->bytes / 8, l->start, l->log, l->size,
@@ -387,7 +388,6 @@ static void lg_fcollect(void *arg, long n)
 {
     struct legacy *l = arg;
     struct coll *c = l->c;
-    legacy_batch_start(l);
     for (long i = 0; i < n; i++) {
         if (c->bytes % 8 == 0)
             shmem_fcollect64(c->dst, c->src, c->bytes / 8, l->start, l->log, l->size,
@@ -402,7 +402,6 @@ static void lg_reduce(void *arg, long n)
 {
     struct legacy *l = arg;
     struct coll *c = l->c;
-    legacy_batch_start(l);
     for (long i = 0; i < n; i++) {
         if (c->bytes % 8 == 0)
             shmem_long_sum_to_all((long *)c->dst, (const long *)c->src, (int)(c->bytes / 8),
@@ -510,6 +509,8 @@ struct legacy_op {
 static void legacy_tables(struct coll *c, struct legacy *l, const struct legacy_op *ops, int n_ops,
                           const size_t *sizes, int n_sizes, bool have_limits, const char *set)
 {
+    bench_cfg.pre_run = legacy_batch_start;
+    bench_cfg.pre_run_arg = l;
     for (int o = 0; o < n_ops; o++) {
         const struct legacy_op *op = &ops[o];
         char title[256];
@@ -546,6 +547,7 @@ static void legacy_tables(struct coll *c, struct legacy *l, const struct legacy_
                 bench_target(what, st[0].valid ? bench_ratio(&st[0], &st[1]) : -1, 1.1, "x");
         }
     }
+    bench_cfg.pre_run = NULL;
 }
 
 struct op {
