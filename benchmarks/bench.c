@@ -199,6 +199,8 @@ static void sync_for(const struct bench_variant *v)
 static double run_once(const struct bench_variant *v, long n)
 {
     sync_for(v);
+    if (bench_cfg.pre_run && v->fn && v->arg == bench_cfg.pre_run_arg)
+        bench_cfg.pre_run(v->arg);
     double t0 = MPI_Wtime();
     if (v->fn)
         v->fn(v->arg, n);
@@ -423,7 +425,7 @@ void bench_table_row(size_t bytes, const struct bench_variant *v, const struct b
 }
 
 /* ---- targets --------------------------------------------------------------------------- */
-#define MAX_TARGETS 64
+#define MAX_TARGETS 160
 static struct {
     char what[160];
     double value, limit;

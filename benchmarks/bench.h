@@ -49,6 +49,11 @@ struct bench_cfg {
     const char *dat;    /* -d PREFIX: also write gnuplot data files PREFIX_*.dat */
     double rate_scale;  /* the rate column: operations per second / rate_scale ... */
     const char *rate_unit; /* ... in this unit (default 1e6, "Mop/s") */
+    /* If set: called, untimed, right before each timed run of a variant
+     * whose arg is pre_run_arg, on the PEs that run it (as a legacy
+     * program's shmem_barrier_all before its timed loop). */
+    void (*pre_run)(void *arg);
+    void *pre_run_arg;
 };
 extern struct bench_cfg bench_cfg;
 

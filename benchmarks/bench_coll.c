@@ -30,6 +30,23 @@
  * shmem_long_sum_to_all, shmem_fcollect64, shmem_alltoall64, alternating two
  * pSync arrays), and the titles and a header line say so.  One difference:
  * a 1.4 broadcast does not copy to the root's own dest.
+ *
+ * Legacy rows (tables titled "legacy ..."): the deprecated active-set
+ * routines exactly as an OSU-style OpenSHMEM program calls them, in every
+ * library: all PEs (PE_start 0, logPE_stride 0, PE_size npes), two pSync
+ * arrays alternating from call to call, root 0, a shmem_barrier_all before
+ * each timed batch (untimed, as in such a program: the harness's
+ * pre_run); shmem_broadcast, shmem_collect (equal sizes),
+ * shmem_fcollect (64-bit forms, 32-bit for 4 B) and shmem_long_sum_to_all
+ * (int for 4 B), 4 B, 8 B and 16 B to 1 MiB; on 4 PEs also the set of PEs 0 and 2
+ * (logPE_stride 1).  Beside each: the team form of the same collective
+ * (broadcastmem, collectmem, fcollectmem, TYPE_sum_reduce on the world
+ * team or on the team of the same PEs; shmpi's build only), the raw MPI
+ * collective it maps to on the set's communicator (MPI_Bcast; for collect
+ * MPI_Allgather of the sizes + MPI_Allgatherv, since no PE knows the
+ * others' sizes; MPI_Allgather; MPI_Allreduce) and the memory system's
+ * limit (all-PE rows: line up to 256 B, copies beyond; none for the
+ * reduction's large rows and the stride-2 set).
  */
 #include "bench.h"
 
@@ -49,6 +66,8 @@
 #pragma weak shmem_long_sum_reduce
 #pragma weak shmem_fcollectmem
 #pragma weak shmem_alltoallmem
+#pragma weak shmem_collectmem
+#pragma weak shmem_int_sum_reduce
 #else
 #define BENCH_TEAMS 0
 #define BENCH_NAME_BCAST "shmem_broadcast64 (1.4)"
@@ -56,12 +75,14 @@
 #define BENCH_NAME_REDUCE "shmem_long_sum_to_all (1.4)"
 #define BENCH_NAME_FCOLLECT "shmem_fcollect64 (1.4)"
 #define BENCH_NAME_ALLTOALL "shmem_alltoall64 (1.4)"
-/* The largest pSync any of the four 1.4 collectives needs. */
+#endif
+/* The largest pSync any of the 1.4 collectives needs. */
 #define BENCH_PSYNC_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define BENCH_PSYNC_SIZE                                                                         \
     BENCH_PSYNC_MAX(BENCH_PSYNC_MAX(SHMEM_BCAST_SYNC_SIZE, SHMEM_REDUCE_SYNC_SIZE),             \
-                    BENCH_PSYNC_MAX(SHMEM_COLLECT_SYNC_SIZE, SHMEM_ALLTOALL_SYNC_SIZE))
-#endif
+                    BENCH_PSYNC_MAX(BENCH_PSYNC_MAX(SHMEM_COLLECT_SYNC_SIZE,                     \
+                                                    SHMEM_ALLTOALL_SYNC_SIZE),                   \
+                                    SHMEM_BARRIER_SYNC_SIZE))
 
 struct coll {
     char *src, *dst; /* symmetric */
@@ -73,13 +94,12 @@ struct coll {
     int rounds;
     long line_seq;
     int rc;          /* first nonzero return of a shmem collective */
-#if !BENCH_TEAMS
     int npes;
     unsigned long calls; /* 1.4 calls so far: which pSync is next */
     long *psync[2];      /* symmetric; consecutive calls alternate, so a call never
                           * reuses the pSync of the call just before it */
+    long *psync_barrier; /* symmetric: the barriers between legacy batches */
     long *pwrk;     /* symmetric reduction work array */
-#endif
 };
 
 #if BENCH_TEAMS
@@ -306,6 +326,230 @@ static void alltoall_copies(void *arg, long n)
     block_copies(c, n, c->bytes * (size_t)c->me);
 }
 
+/* ---- legacy rows: the deprecated active-set routines as legacy programs call them ---------- */
+struct legacy {
+    struct coll *c;
+    int start, log, size; /* the active set */
+    bool all;             /* it is every PE */
+    MPI_Comm comm;        /* its communicator (raw MPI); MPI_COMM_NULL on non-members */
+    bool member;
+    bool root;            /* set PE 0 */
+    int *counts, *displs; /* [size]: the raw MPI collect's tables */
+#if BENCH_TEAMS
+    shmem_team_t team; /* the team of the same PEs */
+#endif
+};
+
+static long *next_psync(struct coll *c)
+{
+    return c->psync[c->calls++ & 1];
+}
+
+/* What an OSU-style program does before a timed loop (untimed: run as
+ * the harness's pre_run hook). */
+static void legacy_batch_start(void *arg)
+{
+    const struct legacy *l = arg;
+    if (l->all)
+        shmem_barrier_all();
+    else
+        shmem_barrier(l->start, l->log, l->size, l->c->psync_barrier);
+}
+
+static void lg_bcast(void *arg, long n)
+{
+    struct legacy *l = arg;
+    struct coll *c = l->c;
+    for (long i = 0; i < n; i++) {
+        if (c->bytes % 8 == 0)
+            shmem_broadcast64(c->dst, c->src, c->bytes / 8, 0, l->start, l->log, l->size,
+                              next_psync(c));
+        else
+            shmem_broadcast32(c->dst, c->src, c->bytes / 4, 0, l->start, l->log, l->size,
+                              next_psync(c));
+    }
+}
+
+static void lg_collect(void *arg, long n)
+{
+    struct legacy *l = arg;
+    struct coll *c = l->c;
+    for (long i = 0; i < n; i++) {
+        if (c->bytes % 8 == 0)
+            shmem_collect64(c->dst, c->src, c->bytes / 8, l->start, l->log, l->size,
+                            next_psync(c));
+        else
+            shmem_collect32(c->dst, c->src, c->bytes / 4, l->start, l->log, l->size,
+                            next_psync(c));
+    }
+}
+
+static void lg_fcollect(void *arg, long n)
+{
+    struct legacy *l = arg;
+    struct coll *c = l->c;
+    for (long i = 0; i < n; i++) {
+        if (c->bytes % 8 == 0)
+            shmem_fcollect64(c->dst, c->src, c->bytes / 8, l->start, l->log, l->size,
+                             next_psync(c));
+        else
+            shmem_fcollect32(c->dst, c->src, c->bytes / 4, l->start, l->log, l->size,
+                             next_psync(c));
+    }
+}
+
+static void lg_reduce(void *arg, long n)
+{
+    struct legacy *l = arg;
+    struct coll *c = l->c;
+    for (long i = 0; i < n; i++) {
+        if (c->bytes % 8 == 0)
+            shmem_long_sum_to_all((long *)c->dst, (const long *)c->src, (int)(c->bytes / 8),
+                                  l->start, l->log, l->size, c->pwrk, next_psync(c));
+        else
+            shmem_int_sum_to_all((int *)c->dst, (const int *)c->src, (int)(c->bytes / 4),
+                                 l->start, l->log, l->size, (int *)c->pwrk, next_psync(c));
+    }
+}
+
+#if BENCH_TEAMS
+static void lt_bcast(void *arg, long n)
+{
+    struct legacy *l = arg;
+    struct coll *c = l->c;
+    for (long i = 0; i < n; i++)
+        keep_rc(c, shmem_broadcastmem(l->team, c->dst, c->src, c->bytes, 0));
+}
+
+static void lt_collect(void *arg, long n)
+{
+    struct legacy *l = arg;
+    struct coll *c = l->c;
+    for (long i = 0; i < n; i++)
+        keep_rc(c, shmem_collectmem(l->team, c->dst, c->src, c->bytes));
+}
+
+static void lt_fcollect(void *arg, long n)
+{
+    struct legacy *l = arg;
+    struct coll *c = l->c;
+    for (long i = 0; i < n; i++)
+        keep_rc(c, shmem_fcollectmem(l->team, c->dst, c->src, c->bytes));
+}
+
+static void lt_reduce(void *arg, long n)
+{
+    struct legacy *l = arg;
+    struct coll *c = l->c;
+    for (long i = 0; i < n; i++) {
+        if (c->bytes % 8 == 0)
+            keep_rc(c, shmem_long_sum_reduce(l->team, (long *)c->dst, (const long *)c->src,
+                                             c->bytes / 8));
+        else
+            keep_rc(c, shmem_int_sum_reduce(l->team, (int *)c->dst, (const int *)c->src,
+                                            c->bytes / 4));
+    }
+}
+#endif
+
+/* Raw MPI on the set's communicator: a 1.4 broadcast leaves the root's
+ * dest alone, so the root broadcasts from its source. */
+static void lm_bcast(void *arg, long n)
+{
+    struct legacy *l = arg;
+    struct coll *c = l->c;
+    for (long i = 0; i < n; i++)
+        MPI_Bcast(l->root ? c->src : c->dst, (int)c->bytes, MPI_BYTE, 0, l->comm);
+}
+
+/* A collect's sizes are not known beforehand: gather them, then the data. */
+static void lm_collect(void *arg, long n)
+{
+    struct legacy *l = arg;
+    struct coll *c = l->c;
+    int mine = (int)c->bytes;
+    for (long i = 0; i < n; i++) {
+        MPI_Allgather(&mine, 1, MPI_INT, l->counts, 1, MPI_INT, l->comm);
+        for (int k = 0, at = 0; k < l->size; k++) {
+            l->displs[k] = at;
+            at += l->counts[k];
+        }
+        MPI_Allgatherv(c->src, mine, MPI_BYTE, c->dst, l->counts, l->displs, MPI_BYTE, l->comm);
+    }
+}
+
+static void lm_fcollect(void *arg, long n)
+{
+    struct legacy *l = arg;
+    struct coll *c = l->c;
+    for (long i = 0; i < n; i++)
+        MPI_Allgather(c->src, (int)c->bytes, MPI_BYTE, c->dst, (int)c->bytes, MPI_BYTE,
+                      l->comm);
+}
+
+static void lm_reduce(void *arg, long n)
+{
+    struct legacy *l = arg;
+    struct coll *c = l->c;
+    bool is_long = c->bytes % 8 == 0;
+    int count = (int)(c->bytes / (is_long ? 8 : 4));
+    for (long i = 0; i < n; i++)
+        MPI_Allreduce(c->src, c->dst, count, is_long ? MPI_LONG : MPI_INT, MPI_SUM, l->comm);
+}
+
+struct legacy_op {
+    const char *name, *title; /* the title is followed by the set */
+    bench_fn legacy, team, mpi;
+    bench_fn copies; /* the limit column of rows beyond 256 B (all-PE set) */
+    bool team_present;
+};
+
+/* One table per routine and set, a row per size; each row is judged
+ * against the team form (or, under SHMPI_MPI_ONLY, raw MPI). */
+static void legacy_tables(struct coll *c, struct legacy *l, const struct legacy_op *ops, int n_ops,
+                          const size_t *sizes, int n_sizes, bool have_limits, const char *set)
+{
+    bench_cfg.pre_run = legacy_batch_start;
+    bench_cfg.pre_run_arg = l;
+    for (int o = 0; o < n_ops; o++) {
+        const struct legacy_op *op = &ops[o];
+        char title[256];
+        snprintf(title, sizeof title, "%s, %s: %s | team form | %s | limit: %s", op->name, set,
+                 op->title, op == &ops[1] ? "MPI_Allgather of sizes + MPI_Allgatherv" : "MPI",
+                 !l->all ? "none" : op->copies ? "line to 256 B, copies beyond" : "line to 256 B");
+        bool first = true;
+        for (int k = 0; k < n_sizes; k++) {
+            c->bytes = sizes[k];
+            bench_fn limit = !l->all || !have_limits ? NULL
+                             : c->bytes <= 256       ? line_barrier
+                                                     : op->copies;
+            struct bench_variant v[4] = {
+                {"legacy", l->member ? op->legacy : NULL, l, 1, c->bytes, true},
+                {"team", l->member ? op->team : NULL, l, 1, c->bytes, op->team_present},
+                {"MPI", l->member ? op->mpi : NULL, l, 1, c->bytes, true},
+                {"limit", limit, c, 1, c->bytes, limit != NULL},
+            };
+            if (first)
+                bench_table_head(title, v, 4, 1, false);
+            first = false;
+            struct bench_stat st[4];
+            bench_run(v, 4, st);
+            bench_table_row(c->bytes, v, st, 4, false);
+            char what[96], sz[16];
+            snprintf(what, sizeof what, "%s, %s, %s B / %s", op->name, set,
+                     bench_size_str(c->bytes, sz, sizeof sz),
+                     bench_job.mpi_only ? "raw MPI" : "team form");
+            if (!bench_job.is_shmpi)
+                continue;
+            if (bench_job.mpi_only)
+                bench_target(what, st[0].valid ? bench_ratio(&st[0], &st[2]) : -1, 1.1, "x");
+            else if (op->team_present)
+                bench_target(what, st[0].valid ? bench_ratio(&st[0], &st[1]) : -1, 1.1, "x");
+        }
+    }
+    bench_cfg.pre_run = NULL;
+}
+
 struct op {
     const char *name, *title;
     bench_fn shmpi, mpi, mpi_nb;
@@ -402,24 +646,21 @@ int main(int argc, char **argv)
                                "cache lines through shmem_ptr; copies (1 MiB rows): the "
                                "collective's copies alone, through shmem_ptr, unsynchronized"
                              : "not available (PEs' heaps not mapped)");
-#if !BENCH_TEAMS
     c.npes = npes;
     size_t nwrk = MIB / sizeof(long) / 2 + 1;
     if (nwrk < SHMEM_REDUCE_MIN_WRKDATA_SIZE)
         nwrk = SHMEM_REDUCE_MIN_WRKDATA_SIZE;
     c.pwrk = shmem_malloc(nwrk * sizeof(long));
-    for (int k = 0; k < 2; k++) {
-        c.psync[k] = shmem_malloc(BENCH_PSYNC_SIZE * sizeof(long));
-        if (!c.psync[k])
-            break;
-        for (int j = 0; j < BENCH_PSYNC_SIZE; j++)
-            c.psync[k][j] = SHMEM_SYNC_VALUE;
+    long **psyncs[] = {&c.psync[0], &c.psync[1], &c.psync_barrier};
+    for (int k = 0; k < 3; k++) {
+        long *p = *psyncs[k] = shmem_malloc(BENCH_PSYNC_SIZE * sizeof(long));
+        for (int j = 0; p && j < BENCH_PSYNC_SIZE; j++)
+            p[j] = SHMEM_SYNC_VALUE;
     }
-    if (!c.pwrk || !c.psync[0] || !c.psync[1]) {
+    if (!c.pwrk || !c.psync[0] || !c.psync[1] || !c.psync_barrier) {
         fprintf(stderr, "bench_coll: PE %d: cannot allocate pSync/pWrk\n", bench_job.me);
         shmem_global_exit(1);
     }
-#endif
     shmem_barrier_all();
 
     struct bench_stat st[16][4];
@@ -439,6 +680,64 @@ int main(int argc, char **argv)
             bench_printf("# (%s: not in the library yet)\n", op->name);
         bench_table_row(op->bytes, v, st[o], nv, false);
     }
+    /* Legacy rows: all PEs, then (4 PEs) PEs 0 and 2. */
+#if BENCH_TEAMS
+    bool has_collect = bench_all(shmem_collectmem != NULL);
+    bool has_int_reduce = bench_all(shmem_int_sum_reduce != NULL);
+#define LEGACY_TEAM(f) f
+#else
+    bool has_collect = false, has_int_reduce = false;
+#define LEGACY_TEAM(f) NULL
+#endif
+    const struct legacy_op lops[] = {
+        {"legacy broadcast", "shmem_broadcast64 (32 for 4 B)", lg_bcast, LEGACY_TEAM(lt_bcast),
+         lm_bcast, bcast_copies, has_bcast && BENCH_TEAMS},
+        {"legacy collect", "shmem_collect64, equal sizes", lg_collect, LEGACY_TEAM(lt_collect),
+         lm_collect, fcollect_copies, has_collect && BENCH_TEAMS},
+        {"legacy fcollect", "shmem_fcollect64", lg_fcollect, LEGACY_TEAM(lt_fcollect),
+         lm_fcollect, fcollect_copies, has_fcollect && BENCH_TEAMS},
+        {"legacy sum_to_all", "shmem_long_sum_to_all (int for 4 B)", lg_reduce,
+         LEGACY_TEAM(lt_reduce), lm_reduce, NULL,
+         has_reduce && has_int_reduce && BENCH_TEAMS},
+    };
+    (void)has_collect;
+    (void)has_int_reduce;
+    size_t sweep[11] = {4, 8}; /* 4 B, 8 B (the usual small row), 16 B to 1 MiB x4 */
+    for (int k = 2; k < 11; k++)
+        sweep[k] = (size_t)16 << (2 * (k - 2));
+    struct legacy all = {.c = &c, .size = npes, .all = true, .comm = MPI_COMM_NULL,
+                         .member = true, .root = c.me == 0};
+    MPI_Comm_dup(MPI_COMM_WORLD, &all.comm);
+    int *tables = malloc(2 * sizeof(int) * (size_t)npes);
+    if (!tables) {
+        fprintf(stderr, "bench_coll: PE %d: out of memory\n", bench_job.me);
+        shmem_global_exit(1);
+    }
+    all.counts = tables;
+    all.displs = tables + npes;
+#if BENCH_TEAMS
+    all.team = SHMEM_TEAM_WORLD;
+#endif
+    legacy_tables(&c, &all, lops, 4, sweep, 11, have_limits, "all PEs");
+    MPI_Comm_free(&all.comm);
+    if (npes == 4) {
+        struct legacy odd = {.c = &c, .log = 1, .size = 2, .comm = MPI_COMM_NULL,
+                              .member = c.me % 2 == 0, .root = c.me == 0,
+                              .counts = tables, .displs = tables + npes};
+        MPI_Comm_split(MPI_COMM_WORLD, odd.member ? 0 : MPI_UNDEFINED, c.me, &odd.comm);
+#if BENCH_TEAMS
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, 2, NULL, 0, &odd.team);
+#endif
+        const size_t few[] = {8, 64 * 1024, MIB};
+        legacy_tables(&c, &odd, lops, 4, few, 3, have_limits, "PEs 0 and 2");
+        if (odd.comm != MPI_COMM_NULL)
+            MPI_Comm_free(&odd.comm);
+#if BENCH_TEAMS
+        shmem_team_destroy(odd.team);
+#endif
+    }
+    free(tables);
+
     int rc = c.rc;
     MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_BOR, MPI_COMM_WORLD);
     if (rc)
@@ -458,11 +757,10 @@ int main(int argc, char **argv)
                  npes, st[0][1].med * 1e6);
 
     shmem_barrier_all();
-#if !BENCH_TEAMS
+    shmem_free(c.psync_barrier);
     shmem_free(c.psync[1]);
     shmem_free(c.psync[0]);
     shmem_free(c.pwrk);
-#endif
     free(c.round_flags);
     shmem_free(c.my_flags);
     free(c.peer_src);

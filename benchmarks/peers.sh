@@ -5,7 +5,8 @@
 #
 # usage: benchmarks/peers.sh -b BUILDDIR -c PEER_CC -l "PEER_LAUNCHER" [-p NAME]
 #                            [-o OUTDIR] [-d PEER_BUILDDIR] [-s "SHMPI_LAUNCHER"]
-#                            [-n "2 4"] [-f "CFLAGS"] [-q] [-- OPTIONS FOR THE PROGRAMS]
+#                            [-n "2 4"] [-f "CFLAGS"] [-P "rma amo coll"] [-q]
+#                            [-- OPTIONS FOR THE PROGRAMS]
 #   -b BUILDDIR   shmpi build directory whose benchmarks are built (make bench)
 #   -c PEER_CC    the peer's compiler wrapper, e.g. /usr/bin/oshcc.openmpi
 #   -l LAUNCHER   the peer's launcher; the script appends "-n NP PROGRAM ARGS",
@@ -17,6 +18,8 @@
 #   -n LIST       PE counts (default "2 4")
 #   -f CFLAGS     compiler flags for the peer build (default "-std=c11 -O2 -g
 #                 -Wall -Wextra -D_GNU_SOURCE")
+#   -P LIST       programs to build and run (default "rma amo coll"; e.g. -P coll
+#                 for the collectives alone); the summary shows their rows
 #   -q            quick: shorter timed runs (-t 3 -r 5), for checking the setup
 #   -S            only rewrite OUTDIR/summary.md from the tables already there
 # Run order: per PE count and program, shmpi and the peer back to back, the
@@ -34,13 +37,14 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { sed -n '2,30p' "$0"; exit "$1"; }
+usage() { sed -n '2,33p' "$0"; exit "$1"; }
 
 builddir='' peer_cc='' peer_launch='' name='' outdir='' peer_build='' quick='' summary_only=''
 nps="2 4"
+progs="rma amo coll"
 shmpi_launch=${MPIEXEC:-mpiexec}
 cflags="-std=c11 -O2 -g -Wall -Wextra -D_GNU_SOURCE"
-while getopts b:c:l:p:o:d:s:n:f:qSh opt; do
+while getopts b:c:l:p:o:d:s:n:f:P:qSh opt; do
     case $opt in
     b) builddir=$OPTARG ;;
     c) peer_cc=$OPTARG ;;
@@ -51,6 +55,7 @@ while getopts b:c:l:p:o:d:s:n:f:qSh opt; do
     s) shmpi_launch=$OPTARG ;;
     n) nps=$OPTARG ;;
     f) cflags=$OPTARG ;;
+    P) progs=$OPTARG ;;
     q) quick="-t 3 -r 5" ;;
     S) summary_only=1 ;;
     h) usage 0 ;;
@@ -69,7 +74,9 @@ if env | grep -q '^SHMPI_'; then
     exit 2
 fi
 
-progs="rma amo coll"
+for prog in $progs; do
+    case $prog in rma | amo | coll) ;; *) echo "peers.sh: -P: no program $prog" >&2; exit 2 ;; esac
+done
 status=0
 if [ -z "$summary_only" ]; then
     echo "peers.sh: building shmpi's benchmarks in $builddir"
@@ -184,7 +191,7 @@ limcell() {
 # or the collective's unsynchronized copies through shmem_ptr for the 1 MiB
 # rows, a barrier on cache lines for the barrier and 8-byte collectives
 # (how fast lines move between the CPUs changes between jobs here, by up to
-# 5x).  The 8-byte put/get limits are too close to 0 at 3 decimals to
+# 5x); the legacy tables name theirs "limit" (line to 256 B, copies beyond).  The 8-byte put/get limits are too close to 0 at 3 decimals to
 # divide by.
 rows='put latency 8 B (us)|rma|put:|8|med|
 get latency 8 B (us)|rma|get:|8|med|
@@ -204,7 +211,27 @@ reduce 1 MiB (us)|coll|sum reduce, 1 MiB|1048576|med|
 fcollect 8 B (us)|coll|fcollect 8 B|8|med|line
 fcollect 1 MiB (us)|coll|fcollect 1 MiB|1048576|med|copies
 alltoall 8 B (us)|coll|alltoall 8 B|8|med|line
-alltoall 1 MiB (us)|coll|alltoall 1 MiB|1048576|med|copies'
+alltoall 1 MiB (us)|coll|alltoall 1 MiB|1048576|med|copies
+legacy broadcast64 8 B (us)|coll|legacy broadcast, all PEs:|8|med|limit
+legacy broadcast64 64 KiB (us)|coll|legacy broadcast, all PEs:|65536|med|limit
+legacy broadcast64 1 MiB (us)|coll|legacy broadcast, all PEs:|1048576|med|limit
+legacy collect64 8 B (us)|coll|legacy collect, all PEs:|8|med|limit
+legacy collect64 64 KiB (us)|coll|legacy collect, all PEs:|65536|med|limit
+legacy collect64 1 MiB (us)|coll|legacy collect, all PEs:|1048576|med|limit
+legacy fcollect64 8 B (us)|coll|legacy fcollect, all PEs:|8|med|limit
+legacy fcollect64 64 KiB (us)|coll|legacy fcollect, all PEs:|65536|med|limit
+legacy fcollect64 1 MiB (us)|coll|legacy fcollect, all PEs:|1048576|med|limit
+legacy long_sum_to_all 8 B (us)|coll|legacy sum_to_all, all PEs:|8|med|limit
+legacy long_sum_to_all 64 KiB (us)|coll|legacy sum_to_all, all PEs:|65536|med|
+legacy long_sum_to_all 1 MiB (us)|coll|legacy sum_to_all, all PEs:|1048576|med|
+legacy broadcast64 PEs 0,2 8 B (us)|coll|legacy broadcast, PEs 0 and 2:|8|med|
+legacy broadcast64 PEs 0,2 1 MiB (us)|coll|legacy broadcast, PEs 0 and 2:|1048576|med|
+legacy collect64 PEs 0,2 8 B (us)|coll|legacy collect, PEs 0 and 2:|8|med|
+legacy collect64 PEs 0,2 1 MiB (us)|coll|legacy collect, PEs 0 and 2:|1048576|med|
+legacy fcollect64 PEs 0,2 8 B (us)|coll|legacy fcollect, PEs 0 and 2:|8|med|
+legacy fcollect64 PEs 0,2 1 MiB (us)|coll|legacy fcollect, PEs 0 and 2:|1048576|med|
+legacy long_sum_to_all PEs 0,2 8 B (us)|coll|legacy sum_to_all, PEs 0 and 2:|8|med|
+legacy long_sum_to_all PEs 0,2 1 MiB (us)|coll|legacy sum_to_all, PEs 0 and 2:|1048576|med|'
 
 summary=$outdir/summary.md
 {
@@ -213,6 +240,7 @@ summary=$outdir/summary.md
     echo "|---|---|---|---|---|---|---|---|---|"
     for np in $nps; do
         echo "$rows" | while IFS='|' read -r label prog prefix bytes what limit; do
+            case " $progs " in *" $prog "*) ;; *) continue ;; esac
             fa=$outdir/shmpi-bench_$prog-np$np.txt fb=$outdir/$name-bench_$prog-np$np.txt
             a=$(cell "$fa" "$prefix" "$bytes" "$what")
             b=$(cell "$fb" "$prefix" "$bytes" "$what")

@@ -4,7 +4,8 @@
 # gnuplot data files and the bandwidth plot.
 #
 # usage: benchmarks/run.sh [-b BUILDDIR] [-o OUTDIR] [-p PNG] [-n "2 4"]
-#                          [-m "default mpi_only"] [-j JOBS] [-q] [-- OPTIONS FOR THE PROGRAMS]
+#                          [-m "default mpi_only"] [-j JOBS] [-P "rma amo coll"] [-q]
+#                          [-- OPTIONS FOR THE PROGRAMS]
 #   -b BUILDDIR  a configured build directory (default: the current directory
 #                if it has a Makefile with a bench target, else /tmp/build-bench,
 #                configured with --enable-werror if it has no Makefile yet)
@@ -17,6 +18,8 @@
 #                then the median of its value over the jobs, each job's value
 #                beside it (some sub-us rows move 10-30% from one job to the
 #                next on this VM, with the placement of memory in the job)
+#   -P LIST      run only these programs (default: each mode's own list; e.g.
+#                -P coll for the collectives alone)
 #   -q           quick: shorter timed runs (-t 3 -r 5), for checking the programs
 # Environment: MPIEXEC (default mpiexec), BENCH_TIMEOUT seconds per program
 # run (default 240).  Output: OUTDIR/bench_<prog>-np<N>-<mode>.txt, all.txt
@@ -35,7 +38,8 @@ nps="2 4"
 modes="default mpi_only mpi_only_amo_add"
 quick=
 jobs=1
-while getopts b:o:p:n:m:j:qh opt; do
+only=
+while getopts b:o:p:n:m:j:P:qh opt; do
     case $opt in
     b) builddir=$OPTARG ;;
     o) outdir=$OPTARG ;;
@@ -43,8 +47,9 @@ while getopts b:o:p:n:m:j:qh opt; do
     n) nps=$OPTARG ;;
     m) modes=$OPTARG ;;
     j) jobs=$OPTARG ;;
+    P) only=$OPTARG ;;
     q) quick="-t 3 -r 5" ;;
-    *) sed -n '2,20p' "$0"; exit 2 ;;
+    *) sed -n '2,23p' "$0"; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -118,6 +123,7 @@ for np in $nps; do
         *) echo "run.sh: unknown mode $mode"; exit 2 ;;
         esac
         for prog in $progs; do
+            case " ${only:-$progs} " in *" $prog "*) ;; *) continue ;; esac
           job=1
           while [ "$job" -le "$jobs" ]; do
             out=$outdir/bench_$prog-np$np-$mode.txt

@@ -87,12 +87,14 @@ int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdif
 }
 
 /* ---- deprecated active-set forms ------------------------------------------------------
- * The active set is PE_start, PE_start + 2^logPE_stride, ... (PE_size PEs);
- * pSync is not needed (MPI synchronizes) and is not touched. */
+ * The active set is PE_start, PE_start + 2^logPE_stride, ... (PE_size PEs),
+ * which resolves to a team (coll.h): each routine is the team routine's
+ * core call.  pSync and pWrk are not needed (the team's own events or MPI
+ * synchronize) and are not touched. */
 void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
 {
     (void)pSync;
-    struct shmpi_group g = shmpi_aset_group(__func__, PE_start, logPE_stride, PE_size);
+    struct shmpi_group g = shmpi_aset_group_inline(__func__, PE_start, logPE_stride, PE_size);
     shmpi_quiet_all();
     shmpi_coll_sync(&g);
 }

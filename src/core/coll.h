@@ -1,14 +1,17 @@
 /*
- * coll.h - the collective core (coll.c): every team collective and every
- * deprecated active-set collective of the API is one call here.
+ * coll.h - the collective core (coll.c): every team collective, every
+ * deprecated active-set collective and every scan of the API is one call
+ * here (docs/collectives.md).
  *
- * A collective runs over a group: the communicator of a team, or the
- * cached communicator of an active set.  Each is one MPI collective:
- * the blocking one, or on an oversubscribed machine (shmpi_g.oversubscribed)
+ * A collective runs over a group: a team, or the team an active set
+ * resolves to (team.c).  One predicate, shmpi_team_has_shm(), picks the
+ * path: the shared-memory engine (coll_shm.c) when every member maps the
+ * others' heaps, else one MPI collective on the team's communicator: the
+ * blocking one, or on an oversubscribed machine (shmpi_g.oversubscribed)
  * the nonblocking one completed by shmpi_wait_request (polls and yields, so
  * the PEs it waits for are not starved).  Either way RMA aimed at this PE
- * progresses while it waits.  Buffers are the caller's local addresses
- * (MPI needs no symmetric ones).
+ * progresses while it waits.  On the MPI path buffers are the caller's
+ * local addresses (MPI needs no symmetric ones).
  */
 #ifndef SHMPI_COLL_H
 #define SHMPI_COLL_H
@@ -48,15 +51,29 @@ static inline struct shmpi_group shmpi_team_group(const char *routine, shmem_tea
  * unnamed object of the caller. */
 #define SHMPI_TEAM_GROUP(routine, team) \
     ((const struct shmpi_group[]){shmpi_team_group(routine, team)})
-/* The group of an active set (PE_start, 2^logPE_stride, PE_size); the
- * caller must be a member.  The communicator is made on first use by the
- * members only (MPI_Comm_create_group) and cached until finalize. */
+/* The group of an active set (PE_start, 2^logPE_stride, PE_size), which
+ * the caller must be a member of (else, or if the set is not valid, the
+ * job ends with `routine` named): the world team for the set of all PEs,
+ * else an internal team made by the members on first use and cached by
+ * the triplet until finalize (team.c). */
 struct shmpi_group shmpi_aset_group(const char *routine, int PE_start, int logPE_stride,
                                     int PE_size);
+/* The set of all PEs (what most programs pass) inline, any other set
+ * through shmpi_aset_group: a call in between costs ~5% of a 2-PE
+ * MPI_Bcast of 8 bytes. */
+static SHMPI_ALWAYS_INLINE struct shmpi_group shmpi_aset_group_inline(const char *routine,
+                                                                     int start, int log_stride,
+                                                                     int size)
+{
+    if (SHMPI_LIKELY(start == 0 && log_stride == 0 && size == shmpi_g.n_pes && size > 0)) {
+        shmpi_check_ready(routine);
+        return (struct shmpi_group){shmpi_g.team_world.comm, shmpi_g.my_pe, size,
+                                    &shmpi_g.team_world};
+    }
+    return shmpi_aset_group(routine, start, log_stride, size);
+}
 #define SHMPI_ASET_GROUP(routine, start, log_stride, size) \
-    ((const struct shmpi_group[]){shmpi_aset_group(routine, start, log_stride, size)})
-/* Frees the cached active-set communicators (shmpi_teams_fini). */
-void shmpi_aset_fini(void);
+    ((const struct shmpi_group[]){shmpi_aset_group_inline(routine, start, log_stride, size)})
 
 /* Barrier without quiet (team_sync, sync); returns 0. */
 int shmpi_coll_sync(const struct shmpi_group *g);
@@ -128,7 +145,7 @@ static SHMPI_ALWAYS_INLINE int shmpi_coll_broadcast(const char *routine,
     /* (nbytes - 1 wraps for 0: the test is 0 < nbytes < OVERLAP_MIN) */
     bool plain = (unsigned)root < (unsigned)g->n_pes &&
                  nbytes - 1 < SHMPI_BCAST_OVERLAP_MIN - 1 && shmpi_mpi_short_path() &&
-                 !(root_dest && shmpi_team_has_shm(g->team));
+                 !shmpi_team_has_shm(g->team);
     if (SHMPI_LIKELY(plain && g->my_pe != root))
         return MPI_Bcast(dest, (int)nbytes, MPI_BYTE, root, g->comm);
     bool copy = root_dest && dest != source;
@@ -178,13 +195,21 @@ const void *shmpi_unaliased(const char *routine, const void *src, size_t src_len
  * collective and returns true.  Arguments are as above, already checked. */
 bool shmpi_shm_sync(struct shmpi_team *team);
 bool shmpi_shm_broadcast(const char *routine, struct shmpi_team *team, void *dest,
-                         const void *source, size_t nbytes, int root);
+                         const void *source, size_t nbytes, int root, bool root_dest);
+bool shmpi_shm_collect(const char *routine, struct shmpi_team *team, void *dest,
+                       const void *source, size_t nbytes);
 /* fcollect, or alltoall when `alltoall` (as blocks() in coll.c). */
 bool shmpi_shm_blocks(const char *routine, struct shmpi_team *team, void *dest,
                       const void *source, size_t nbytes, bool alltoall);
 bool shmpi_shm_reduce(const char *routine, struct shmpi_team *team, void *dest,
                       const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
                       MPI_Op op);
+bool shmpi_shm_alltoalls(const char *routine, struct shmpi_team *team, void *dest,
+                         const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                         size_t elem_size);
+bool shmpi_shm_scan(const char *routine, struct shmpi_team *team, void *dest,
+                    const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
+                    MPI_Op op, bool exclusive);
 
 /* ---- MPI datatype and operator of each reduction TYPENAME / OPNAME ---------------- */
 #define SHMPI_MPI_TYPE_char (CHAR_MIN < 0 ? MPI_SIGNED_CHAR : MPI_UNSIGNED_CHAR)

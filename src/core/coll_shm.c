@@ -1,7 +1,9 @@
 /*
- * coll_shm.c - team collectives in shared memory, for teams whose members
- * all map each other's heaps (one node or pseudo-node; never under
- * SHMPI_MPI_ONLY).  Everything else stays an MPI collective (coll.c).
+ * coll_shm.c - collectives in shared memory, for teams (active sets are
+ * teams too) whose members all map each other's heaps (one node or
+ * pseudo-node; never under SHMPI_MPI_ONLY): sync, broadcast (with or
+ * without the root's own dest), collect, fcollect, alltoall(s),
+ * reductions and scans.  Everything else stays an MPI collective (coll.c).
  *
  * Such a team owns a slot (struct shmpi_team_slot) at the same index in
  * every member's reserved heap block: an event counter and two halves of
@@ -108,14 +110,15 @@ static struct shmpi_team_slot *slot_of(int world_pe, int slot)
     return &((struct shmpi_reserved *)(heap + shmpi_g.heap_reserved_off))->team[slot];
 }
 
-void shmpi_team_shm_init(const char *routine, struct shmpi_team *t)
+void shmpi_team_shm_init(const char *routine, struct shmpi_team *t, int lowest_slot)
 {
+    const uint64_t below = lowest_slot > 0 ? ((uint64_t)1 << lowest_slot) - 1 : 0;
     t->shm = (struct shmpi_team_shm){.slot = -1};
     int slot;
     uint64_t lost_last[2];
     for (;;) {
         /* The lowest slot free on every member, if every heap is mapped. */
-        uint64_t agreed[2] = {slots_snapshot(), unmapped_segments(t)};
+        uint64_t agreed[2] = {slots_snapshot() | below, unmapped_segments(t)};
         all_reduce(agreed, 2, MPI_BOR, t->comm);
         t->shm.mapped_segs = (unsigned)~agreed[1] & ((1u << SHMPI_NSEGS) - 1);
         slot = agreed[0] == UINT64_MAX || (agreed[1] >> SHMPI_SEG_HEAP & 1)
@@ -301,10 +304,13 @@ static void publish(struct shmpi_team *t, const char *data)
         (struct origin){s, (size_t)(data - shmpi_g.seg[s].base)};
 }
 
-/* After waiting for event s: what member pe published for it, mapped here. */
+/* After waiting for event s: what member pe published for it, mapped
+ * here; NULL if it published nothing readable (segment -1). */
 static const char *published(const struct shmpi_team *t, int pe, uint64_t s)
 {
     const struct origin *o = (const struct origin *)scratch(t, pe, s);
+    if (o->segment < 0)
+        return NULL;
     return shmpi_g.seg[o->segment].peer_ptr[world_of(t, pe)] + o->offset;
 }
 
@@ -315,7 +321,7 @@ static bool readable(const struct shmpi_team *t, const void *data, size_t len)
 }
 
 bool shmpi_shm_broadcast(const char *routine, struct shmpi_team *t, void *dest,
-                         const void *source, size_t nbytes, int root)
+                         const void *source, size_t nbytes, int root, bool root_dest)
 {
     if (!shmpi_team_has_shm(t))
         return false;
@@ -325,7 +331,8 @@ bool shmpi_shm_broadcast(const char *routine, struct shmpi_team *t, void *dest,
             struct shmpi_slot_line *line = own_line(t);
             memcpy(line->data, source, nbytes);
             arrive_stamped(t, line);
-            memcpy(dest, line->data, nbytes);
+            if (root_dest)
+                memcpy(dest, line->data, nbytes);
         } else {
             uint64_t s = arrive(t);
             memcpy(dest, stamped_data(t, root, s), nbytes);
@@ -335,7 +342,9 @@ bool shmpi_shm_broadcast(const char *routine, struct shmpi_team *t, void *dest,
     if (nbytes <= SHMPI_SLOT_SCRATCH) {
         if (is_root) {
             memcpy(own_scratch(t), source, nbytes);
-            memcpy(dest, scratch(t, root, arrive(t)), nbytes);
+            uint64_t s = arrive(t);
+            if (root_dest)
+                memcpy(dest, scratch(t, root, s), nbytes);
         } else {
             uint64_t s = arrive(t);
             wait_for(t, root, s);
@@ -348,16 +357,24 @@ bool shmpi_shm_broadcast(const char *routine, struct shmpi_team *t, void *dest,
     if (!is_root) {
         uint64_t s = arrive(t);
         wait_for(t, root, s);
-        memcpy(dest, published(t, root, s), nbytes);
+        const char *from = published(t, root, s);
+        if (!from)
+            return false; /* the root's source is not readable: MPI, on all */
+        memcpy(dest, from, nbytes);
         arrive(t);
         return true;
     }
     const char *from = source;
     bool copy_now = false, copy_after = false;
     if (!readable(t, source, nbytes)) {
+        if (!root_dest) { /* nowhere to put it: tell the others, then MPI */
+            *(struct origin *)own_scratch(t) = (struct origin){-1, 0};
+            arrive(t);
+            return false;
+        }
         memmove(dest, source, nbytes);
         from = dest;
-    } else if (dest != source) {
+    } else if (root_dest && dest != source) {
         /* The others read source meanwhile: an overlapping dest waits. */
         copy_after = shmpi_overlap(dest, nbytes, source, nbytes);
         copy_now = !copy_after;
@@ -427,6 +444,212 @@ bool shmpi_shm_blocks(const char *routine, struct shmpi_team *t, void *dest, con
     if (from != own_block)
         memcpy(own_block, from + pick, nbytes);
     team_barrier(t); /* nobody reads `from` any more */
+    return true;
+}
+
+/* ---- collect: members' sizes differ ---------------------------------------------------
+ * One event carries every member's header in its line: its size and how
+ * to find its data.  Each reader takes the exclusive prefix sum of the
+ * sizes (the offset of each block in dest) from the headers, so all
+ * members agree on every later choice without another exchange:
+ *   INLINE  up to COLLECT_INLINE_MAX bytes in the line after the header;
+ *   SCRATCH up to a scratch area, in the writer's area of the event;
+ *   DIRECT  in the writer's symmetric source, read in place;
+ *   OWN     the source is not readable by peers: the writer copies it to
+ *           its own block of dest (then arrives at a second event), where
+ *           the others read it; so is a DIRECT source that shares bytes
+ *           with the writer's dest other than as its own block;
+ *   NONE    neither is possible (dest not mapped): every member leaves the
+ *           collective to MPI.
+ * If any block is read in place, a last event tells each writer that
+ * nobody reads it any more. */
+enum collect_how { COLLECT_INLINE, COLLECT_SCRATCH, COLLECT_DIRECT, COLLECT_OWN, COLLECT_NONE };
+struct collect_head {
+    uint32_t how;
+    int32_t segment; /* DIRECT: of the source, its offset in `at` */
+    uint64_t nbytes;
+    uint64_t at;
+};
+#define COLLECT_INLINE_MAX (SHMPI_LINE_DATA - offsetof(struct collect_head, at))
+_Static_assert(sizeof(struct collect_head) <= SHMPI_LINE_DATA, "a header fits a line");
+
+static const char *inline_data_of(const struct collect_head *h)
+{
+    return (const char *)h + offsetof(struct collect_head, at);
+}
+
+/* Whether the block of a member (header h, at `off` in dest) is read from
+ * its dest, dest being at offset doff of segment dseg on every member. */
+static bool collect_own(const struct collect_head *h, size_t off, size_t total, int dseg,
+                        size_t doff)
+{
+    if (h->how == COLLECT_OWN)
+        return true;
+    if (h->how != COLLECT_DIRECT || h->segment != dseg || h->at == doff + off)
+        return false; /* not in dest, or exactly its own block (in place) */
+    return h->at < doff + total && doff < h->at + h->nbytes;
+}
+
+/* Where dest lies: its segment (-1 if none) and offset, the same on every
+ * member for a symmetric dest. */
+static int dest_place(const void *dest, size_t *offset)
+{
+    int seg = shmpi_symm_segment(dest, 1);
+    *offset = seg < 0 ? 0 : (size_t)((const char *)dest - shmpi_g.seg[seg].base);
+    return seg;
+}
+
+bool shmpi_shm_collect(const char *routine, struct shmpi_team *t, void *dest,
+                       const void *source, size_t nbytes)
+{
+    if (!shmpi_team_has_shm(t))
+        return false;
+    const int n = t->n_pes, me = t->my_pe;
+    struct shmpi_slot_line *line = own_line(t);
+    struct collect_head *head = (struct collect_head *)line->data;
+    *head = (struct collect_head){.how = COLLECT_INLINE, .segment = -1, .nbytes = nbytes};
+    char *inline_data = line->data + offsetof(struct collect_head, at);
+    if (nbytes <= COLLECT_INLINE_MAX) {
+        memcpy(inline_data, source, nbytes);
+    } else if (nbytes <= SHMPI_SLOT_SCRATCH) {
+        head->how = COLLECT_SCRATCH;
+        memcpy(own_scratch(t), source, nbytes);
+    } else {
+        int seg = shmpi_symm_segment(source, nbytes);
+        size_t doff;
+        if (segment_mapped(t, seg)) {
+            head->how = COLLECT_DIRECT;
+            head->segment = seg;
+            head->at = (uint64_t)((const char *)source - shmpi_g.seg[seg].base);
+        } else {
+            head->how = segment_mapped(t, dest_place(dest, &doff)) ? COLLECT_OWN : COLLECT_NONE;
+        }
+    }
+    uint64_t s = arrive_stamped(t, line);
+    /* The headers; blocks in lines and scratch go straight to dest when
+     * this PE's own data is there too (nobody reads its source or dest). */
+    const bool mine_copied = head->how <= COLLECT_SCRATCH;
+    char *to = dest;
+    size_t total = 0;
+    bool large = false, none = false;
+    for (int pe = 0; pe < n; pe++) {
+        const struct collect_head *h = (const struct collect_head *)stamped_data(t, pe, s);
+        size_t len = h->nbytes;
+        if (h->how > COLLECT_SCRATCH)
+            large = true;
+        else if (mine_copied && len > 0)
+            memcpy(to + total, h->how == COLLECT_INLINE ? inline_data_of(h) : scratch(t, pe, s),
+                   len);
+        none |= h->how == COLLECT_NONE;
+        if (__builtin_add_overflow(total, len, &total))
+            shmpi_abort(routine, "the collected data is larger than the address space");
+    }
+    if (none)
+        return false;
+    if (!large)
+        return true;
+    size_t doff;
+    const int dseg = dest_place(dest, &doff);
+    size_t off = 0;
+    bool any_own = false;
+    for (int pe = 0; pe < n; pe++) {
+        const struct collect_head *h = (const struct collect_head *)line_of(t, pe, s)->data;
+        if (collect_own(h, off, total, dseg, doff)) {
+            any_own = true;
+            if (pe == me)
+                memmove(to + off, source, nbytes);
+        }
+        off += h->nbytes;
+    }
+    if (any_own)
+        wait_all(t, arrive(t));
+    off = 0;
+    for (int pe = 0; pe < n; pe++) {
+        const struct collect_head *h = (const struct collect_head *)line_of(t, pe, s)->data;
+        size_t len = h->nbytes;
+        const char *from;
+        if (collect_own(h, off, total, dseg, doff))
+            from = shmpi_g.seg[dseg].peer_ptr[world_of(t, pe)] + doff + off;
+        else if (h->how == COLLECT_DIRECT)
+            from = shmpi_g.seg[h->segment].peer_ptr[world_of(t, pe)] + h->at;
+        else if (mine_copied)
+            from = NULL; /* copied above */
+        else if (h->how == COLLECT_SCRATCH)
+            from = scratch(t, pe, s);
+        else
+            from = inline_data_of(h);
+        if (from && len > 0 && from != to + off)
+            memcpy(to + off, from, len);
+        off += len;
+    }
+    team_barrier(t); /* nobody reads this PE's source or dest any more */
+    return true;
+}
+
+static const char *peer_copy(const char *routine, const struct shmpi_team *t, int pe,
+                             const void *mine, size_t len);
+
+/* ---- strided alltoall -------------------------------------------------------------------
+ * Element k of the block for member j is source[(j * nelems + k) * sst];
+ * it lands in dest[(i * nelems + k) * dst] on member j, i being the
+ * sender.  Up to a scratch area in all, each member packs its source
+ * there, block after block, and every member unpacks its block from each
+ * one's area; beyond, each reads the others' symmetric sources in place
+ * (then a last event, as for the other direct forms). */
+static void copy_strided(char *to, size_t to_step, const char *from, size_t from_step, size_t n,
+                         size_t elem_size)
+{
+    switch (elem_size) { /* constant sizes: one move each */
+    case 4:
+        for (size_t k = 0; k < n; k++)
+            memcpy(to + k * to_step, from + k * from_step, 4);
+        break;
+    case 8:
+        for (size_t k = 0; k < n; k++)
+            memcpy(to + k * to_step, from + k * from_step, 8);
+        break;
+    default:
+        for (size_t k = 0; k < n; k++)
+            memcpy(to + k * to_step, from + k * from_step, elem_size);
+        break;
+    }
+}
+
+bool shmpi_shm_alltoalls(const char *routine, struct shmpi_team *t, void *dest,
+                         const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                         size_t elem_size)
+{
+    if (!shmpi_team_has_shm(t))
+        return false;
+    const int n = t->n_pes, me = t->my_pe;
+    /* Sizes checked by the caller (the extents fit a size_t). */
+    const size_t block = nelems * elem_size, all = nelems * (size_t)n;
+    const size_t dstep = (size_t)dst * elem_size, sstep = (size_t)sst * elem_size;
+    char *to = dest;
+    if (block * (size_t)n <= SHMPI_SLOT_SCRATCH) {
+        char *area = own_scratch(t);
+        copy_strided(area, elem_size, source, sstep, all, elem_size);
+        uint64_t s = arrive(t);
+        wait_all(t, s);
+        for (int pe = 0; pe < n; pe++)
+            copy_strided(to + (size_t)pe * nelems * dstep, dstep,
+                         scratch(t, pe, s) + (size_t)me * block, elem_size, nelems, elem_size);
+        return true;
+    }
+    size_t src_len = ((all - 1) * (size_t)sst + 1) * elem_size;
+    size_t dst_len = ((all - 1) * (size_t)dst + 1) * elem_size;
+    /* Symmetric buffers (the same on every member), mapped and apart. */
+    if (!segment_mapped(t, symm_segment(routine, source, src_len)) ||
+        shmpi_overlap(source, src_len, dest, dst_len))
+        return false;
+    wait_all(t, arrive(t));
+    for (int k = 0; k < n; k++) {
+        int pe = (me + k) % n; /* members start at different senders */
+        const char *from = peer_copy(routine, t, pe, source, src_len);
+        copy_strided(to + (size_t)pe * nelems * dstep, dstep, from + (size_t)me * nelems * sstep,
+                     sstep, nelems, elem_size);
+    }
+    team_barrier(t); /* nobody reads this PE's source any more */
     return true;
 }
 
@@ -569,6 +792,18 @@ static size_t slice_start(size_t nelems, int pe, int n_pes)
     return nelems * (size_t)pe / (size_t)n_pes;
 }
 
+/* chunk = the combination of `count` elements at byte `off` of the
+ * symmetric source of members 0 to upto - 1 (upto >= 1), in member order. */
+static void combine_sources(const char *routine, const struct shmpi_team *t, char *chunk,
+                            const void *source, size_t nbytes, size_t off, size_t count,
+                            size_t elem_size, MPI_Datatype type, MPI_Op op, int upto)
+{
+    memcpy(chunk, peer_copy(routine, t, 0, source, nbytes) + off, count * elem_size);
+    for (int pe = 1; pe < upto; pe++)
+        combine(chunk, peer_copy(routine, t, pe, source, nbytes) + off, count, elem_size, type,
+                op);
+}
+
 /* Large reductions: member p owns slice p of the vector (nelems * p / n_pes
  * up to the next one's start).  Once all sources are ready (event 1) each
  * combines its slice from every member's source, in member order, into its
@@ -590,10 +825,7 @@ static void reduce_sliced(const char *routine, struct shmpi_team *t, void *dest,
     for (size_t at = lo; at < hi; at += chunk_elems) {
         size_t count = hi - at < chunk_elems ? hi - at : chunk_elems;
         size_t off = at * elem_size, len = count * elem_size;
-        memcpy(chunk, peer_copy(routine, t, 0, source, nbytes) + off, len);
-        for (int pe = 1; pe < n; pe++)
-            combine(chunk, peer_copy(routine, t, pe, source, nbytes) + off, count, elem_size,
-                    type, op);
+        combine_sources(routine, t, chunk, source, nbytes, off, count, elem_size, type, op, n);
         memcpy((char *)dest + off, chunk, len);
     }
     wait_all(t, arrive(t));
@@ -604,6 +836,49 @@ static void reduce_sliced(const char *routine, struct shmpi_team *t, void *dest,
                (slice_start(nelems, pe + 1, n) - start) * elem_size);
     }
     wait_all(t, arrive(t));
+}
+
+/* Small reductions and scans, through lines and scratch in pieces of one
+ * area (one event each): every member contributes, and member i's dest
+ * gets the combination of members 0 to upto - 1 (all of them for a
+ * reduction; zero bytes when upto is 0). */
+static void reduce_pieces(const char *routine, struct shmpi_team *t, void *dest,
+                          const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
+                          MPI_Op op, int upto)
+{
+    size_t nbytes = nelems * elem_size;
+    /* A piece of dest must not overwrite source not yet copied: only
+     * dest == source (in place) or disjoint buffers go piece by piece. */
+    void *copy = NULL;
+    if (dest != source)
+        source = shmpi_unaliased(routine, source, nbytes, dest, nbytes, &copy);
+    size_t piece = SHMPI_SLOT_SCRATCH / elem_size;
+    for (size_t done = 0; done < nelems; done += piece) {
+        size_t n = nelems - done < piece ? nelems - done : piece;
+        char *out = (char *)dest + done * elem_size;
+        size_t len = n * elem_size;
+        bool in_line = len <= SHMPI_LINE_DATA;
+        struct shmpi_slot_line *line = in_line ? own_line(t) : NULL;
+        char *area = in_line ? line->data : own_scratch(t);
+        memcpy(area, (const char *)source + done * elem_size, len);
+        uint64_t s = in_line ? arrive_stamped(t, line) : arrive(t);
+        if (!in_line && upto == t->n_pes)
+            wait_all(t, s);
+        if (upto == 0)
+            memset(out, 0, len);
+        /* Every PE combines in the same order, so all get the same result
+         * (floating point included). */
+        for (int pe = 0; pe < upto; pe++) {
+            if (!in_line && upto < t->n_pes)
+                wait_for(t, pe, s);
+            const char *in = in_line ? stamped_data(t, pe, s) : scratch(t, pe, s);
+            if (pe == 0)
+                memcpy(out, in, len);
+            else
+                combine(out, in, n, elem_size, type, op);
+        }
+    }
+    free(copy);
 }
 
 bool shmpi_shm_reduce(const char *routine, struct shmpi_team *t, void *dest, const void *source,
@@ -623,33 +898,45 @@ bool shmpi_shm_reduce(const char *routine, struct shmpi_team *t, void *dest, con
         reduce_sliced(routine, t, dest, source, nelems, elem_size, type, op);
         return true;
     }
-    /* A piece of dest must not overwrite source not yet copied: only
-     * dest == source (in place) or disjoint buffers go piece by piece. */
-    void *copy = NULL;
-    if (dest != source)
-        source = shmpi_unaliased(routine, source, nbytes, dest, nbytes, &copy);
-    size_t piece = SHMPI_SLOT_SCRATCH / elem_size;
-    for (size_t done = 0; done < nelems; done += piece) {
-        size_t n = nelems - done < piece ? nelems - done : piece;
-        char *out = (char *)dest + done * elem_size;
-        size_t len = n * elem_size;
-        bool in_line = len <= SHMPI_LINE_DATA;
-        struct shmpi_slot_line *line = in_line ? own_line(t) : NULL;
-        char *area = in_line ? line->data : own_scratch(t);
-        memcpy(area, (const char *)source + done * elem_size, len);
-        uint64_t s = in_line ? arrive_stamped(t, line) : arrive(t);
-        if (!in_line)
-            wait_all(t, s);
-        /* Every PE combines in the same order, so all get the same result
-         * (floating point included). */
-        for (int pe = 0; pe < t->n_pes; pe++) {
-            const char *in = in_line ? stamped_data(t, pe, s) : scratch(t, pe, s);
-            if (pe == 0)
-                memcpy(out, in, len);
-            else
-                combine(out, in, n, elem_size, type, op);
+    reduce_pieces(routine, t, dest, source, nelems, elem_size, type, op, t->n_pes);
+    return true;
+}
+
+/* ---- scans ---------------------------------------------------------------------------------
+ * A scan is a reduction that keeps partial results: member i combines the
+ * contributions of members 0 to i (inclusive) or 0 to i - 1 (exclusive;
+ * all zero bytes on member 0), in member order as reductions do.  Up to
+ * REDUCE_SCRATCH_MAX bytes go through lines and scratch in pieces, one
+ * event each, as a reduction's; beyond, each member reads the sources of
+ * the members before it in place (symmetric, mapped, apart from dest),
+ * then a last event. */
+bool shmpi_shm_scan(const char *routine, struct shmpi_team *t, void *dest, const void *source,
+                    size_t nelems, size_t elem_size, MPI_Datatype type, MPI_Op op,
+                    bool exclusive)
+{
+    size_t nbytes = nelems * elem_size; /* checked by the caller */
+    if (!shmpi_team_has_shm(t))
+        return false;
+    const int me = t->my_pe, upto = exclusive ? me : me + 1; /* members combined */
+    if (nbytes > REDUCE_SCRATCH_MAX) {
+        if (!segment_mapped(t, symm_segment(routine, source, nbytes)) ||
+            elem_size > SHMPI_SLOT_SCRATCH || shmpi_overlap(dest, nbytes, source, nbytes))
+            return false;
+        _Alignas(64) char chunk[SHMPI_SLOT_SCRATCH];
+        const size_t chunk_elems = sizeof chunk / elem_size;
+        wait_all(t, arrive(t));
+        if (upto == 0)
+            memset(dest, 0, nbytes);
+        for (size_t at = 0; upto > 0 && at < nelems; at += chunk_elems) {
+            size_t count = nelems - at < chunk_elems ? nelems - at : chunk_elems;
+            size_t off = at * elem_size, len = count * elem_size;
+            combine_sources(routine, t, chunk, source, nbytes, off, count, elem_size, type, op,
+                            upto);
+            memcpy((char *)dest + off, chunk, len);
         }
+        team_barrier(t); /* nobody reads this PE's source any more */
+        return true;
     }
-    free(copy);
+    reduce_pieces(routine, t, dest, source, nelems, elem_size, type, op, upto);
     return true;
 }

@@ -234,8 +234,9 @@ int shmpi_team_split_2d(const char *routine, shmem_team_t parent_team, int xrang
 void shmpi_team_destroy(const char *routine, shmem_team_t team);
 /* Sets up team->shm (collective over the members, once the team has its
  * communicator and world_pe), and frees it; `members_meet`: the members
- * call it together (shmem_team_destroy), so the slot can be reused at once. */
-void shmpi_team_shm_init(const char *routine, struct shmpi_team *team);
+ * call it together (shmem_team_destroy), so the slot can be reused at once.
+ * The team takes no slot below `lowest_slot` (active sets: the upper half). */
+void shmpi_team_shm_init(const char *routine, struct shmpi_team *team, int lowest_slot);
 void shmpi_team_shm_fini(struct shmpi_team *team, bool members_meet);
 int shmpi_ctx_create(const char *routine, shmem_team_t team, long options, shmem_ctx_t *ctx);
 void shmpi_ctx_destroy(const char *routine, shmem_ctx_t ctx);

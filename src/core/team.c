@@ -209,7 +209,7 @@ static void team_from_comm(struct shmpi_team *team, MPI_Comm comm, int *world_pe
     team->next = team->prev = NULL;
     team->predefined = true;
     team_index("shmem_init", team);
-    shmpi_team_shm_init("shmem_init", team);
+    shmpi_team_shm_init("shmem_init", team, 0);
 }
 
 /* Team PE -> world PE for every member of `comm`. */
@@ -478,7 +478,7 @@ static shmem_team_t team_split(const char *routine, struct shmpi_team *parent,
     team->n_contexts = 0;
     team->contexts = NULL;
     team->predefined = false;
-    shmpi_team_shm_init(routine, team);
+    shmpi_team_shm_init(routine, team, 0);
     pthread_mutex_lock(&lists_lock);
     team->prev = NULL;
     team->next = user_teams;
@@ -558,6 +558,130 @@ int shmpi_team_split_2d(const char *routine, shmem_team_t parent_team, int xrang
     *yaxis_team = team_split(routine, parent, members, ny, y, yaxis_config, yaxis_mask);
     free(members);
     return 0;
+}
+
+/* ---- active sets ------------------------------------------------------------------
+ * The active set of a deprecated collective (PE_start, 2^logPE_stride,
+ * PE_size) is a team, so every collective form runs on the same engine
+ * (coll.c, coll_shm.c).  The set of all PEs is the world team.  Any other
+ * set is an internal team, made by its members when they first call a
+ * collective on it (as a split: a communicator from the templates, a
+ * shared-memory slot if every member maps the others' heaps) and kept,
+ * found by its triplet, until finalize.  Never freeing one per call is
+ * what makes the pSync rules hold whatever the program does: sets that
+ * overlap, different sets back to back, a PE in several sets each use
+ * their own team, whose events order their calls.  Active-set teams take
+ * only slots from SHMPI_TEAM_SLOTS / 2 up, so however many sets a program
+ * uses, half the slots stay for shmem_team_split_*; a set that finds none
+ * free runs its collectives on MPI.  The table only grows: readers walk
+ * it without a lock; a new entry is published by one release store. */
+struct aset {
+    int start, log_stride, size;
+    struct shmpi_team team;
+    struct aset *next;
+};
+#define ASET_BUCKETS 64
+static struct aset *_Atomic aset_table[ASET_BUCKETS];
+static pthread_mutex_t aset_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static unsigned aset_hash(int start, int log_stride, int size)
+{
+    unsigned h = (unsigned)start * 2654435761u;
+    h ^= (unsigned)log_stride * 40503u + (unsigned)size * 97u;
+    return (h ^ (h >> 16)) % ASET_BUCKETS;
+}
+
+static struct aset *aset_find(unsigned h, int start, int log_stride, int size)
+{
+    struct aset *a = atomic_load_explicit(&aset_table[h], memory_order_acquire);
+    while (a && (a->start != start || a->log_stride != log_stride || a->size != size))
+        a = a->next;
+    return a;
+}
+
+/* Made by the members only, the caller being one (team PE my_pe). */
+static struct aset *aset_make(const char *routine, int start, int log_stride, int size,
+                              int my_pe)
+{
+    struct aset *a = xmalloc(routine, sizeof(*a));
+    *a = (struct aset){.start = start, .log_stride = log_stride, .size = size};
+    struct shmpi_team *t = &a->team;
+    int *members = xmalloc(routine, (size_t)size * sizeof(int));
+    t->world_pe = xmalloc(routine, (size_t)size * sizeof(int));
+    for (int i = 0; i < size; i++)
+        members[i] = t->world_pe[i] = start + (i << log_stride);
+    t->comm = team_comm(routine, &shmpi_g.team_world, members, t->world_pe, size);
+    free(members);
+    MPI_Comm_rank(t->comm, &t->my_pe);
+    MPI_Comm_size(t->comm, &t->n_pes);
+    if (t->n_pes != size || t->my_pe != my_pe)
+        shmpi_abort(routine, "internal error: active-set rank %d of %d, expected %d of %d",
+                    t->my_pe, t->n_pes, my_pe, size);
+    t->magic = SHMPI_TEAM_MAGIC;
+    t->predefined = true; /* no handle ever leaves the library */
+    team_index(routine, t);
+    shmpi_team_shm_init(routine, t, SHMPI_TEAM_SLOTS / 2);
+    return a;
+}
+
+struct shmpi_group shmpi_aset_group(const char *routine, int start, int log_stride, int size)
+{
+    shmpi_check_ready(routine);
+    int n = shmpi_g.n_pes, me = shmpi_g.my_pe;
+    if (start < 0 || start >= n || log_stride < 0 || log_stride > 30 || size < 1)
+        shmpi_abort(routine,
+                    "active set PE_start %d, logPE_stride %d, PE_size %d is not valid "
+                    "(%d PEs; PE_start from 0 to %d, logPE_stride from 0 to 30, PE_size "
+                    "at least 1)",
+                    start, log_stride, size, n, n - 1);
+    long stride = 1L << log_stride;
+    long last = start + stride * (size - 1);
+    if (last >= n)
+        shmpi_abort(routine,
+                    "active set PE_start %d, logPE_stride %d, PE_size %d reaches PE %ld, "
+                    "but there are %d PEs",
+                    start, log_stride, size, last, n);
+    long d = (long)me - start;
+    if (d < 0 || d % stride != 0 || d / stride >= size)
+        shmpi_abort(routine,
+                    "this PE is not in the active set PE_start %d, logPE_stride %d, "
+                    "PE_size %d",
+                    start, log_stride, size);
+    if (size == n) /* start 0 and stride 1 (or a world of one) */
+        return (struct shmpi_group){shmpi_g.team_world.comm, me, n, &shmpi_g.team_world};
+    if (size == 1) /* no partner: MPI on this PE alone, no slot */
+        return (struct shmpi_group){MPI_COMM_SELF, 0, 1, NULL};
+    unsigned h = aset_hash(start, log_stride, size);
+    struct aset *a = aset_find(h, start, log_stride, size);
+    if (!a) {
+        /* One thread at a time makes sets (a set's members make it in the
+         * order they call it, as for any collective). */
+        pthread_mutex_lock(&aset_lock);
+        a = aset_find(h, start, log_stride, size);
+        if (!a) {
+            a = aset_make(routine, start, log_stride, size, (int)(d / stride));
+            a->next = atomic_load_explicit(&aset_table[h], memory_order_relaxed);
+            atomic_store_explicit(&aset_table[h], a, memory_order_release);
+        }
+        pthread_mutex_unlock(&aset_lock);
+    }
+    return (struct shmpi_group){a->team.comm, a->team.my_pe, a->team.n_pes, &a->team};
+}
+
+static void asets_fini(void)
+{
+    for (int h = 0; h < ASET_BUCKETS; h++) {
+        struct aset *a = atomic_exchange(&aset_table[h], NULL);
+        while (a) {
+            struct aset *next = a->next;
+            shmpi_team_shm_fini(&a->team, false);
+            MPI_Comm_free(&a->team.comm);
+            free(a->team.world_pe);
+            free(a->team.by_world);
+            free(a);
+            a = next;
+        }
+    }
 }
 
 /* ---- contexts ---------------------------------------------------------------------- */
@@ -710,7 +834,7 @@ void shmpi_teams_fini(void)
             ctx_free(ctx);
         }
     }
-    shmpi_aset_fini();
+    asets_fini();
     templates_fini();
     shmpi_team_shm_fini(&shmpi_g.team_world, false);
     shmpi_team_shm_fini(&shmpi_g.team_shared, false);

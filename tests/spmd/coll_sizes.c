@@ -1,8 +1,9 @@
 /* Team collectives of the mem forms at sizes from 0 bytes to 1 MiB:
  * broadcastmem (also with dest == source on the root), collectmem,
  * fcollectmem (also in place: source is this PE's slot of dest),
- * alltoallmem and alltoallsmem, on the world, the reversed world, the odd
- * PEs and a 2-D row; every byte checked, nothing written beyond. */
+ * alltoallmem and alltoallsmem, and the long sum scans (inscan, exscan,
+ * apart and in place), on the world, the reversed world, the odd PEs and
+ * a 2-D row; every byte checked, nothing written beyond. */
 #include <stdint.h>
 
 #include "team_sets.c"
@@ -101,6 +102,29 @@ static void test_size(const struct test_team *t, size_t nbytes)
             CHECK(dst[k + 1] == CANARY, "alltoallsmem gap %zu written", k + 1);
         }
     check_canary("alltoallsmem", t, span, span + MARGIN);
+    /* scans of nbytes / 8 longs: inclusive and exclusive, apart and in place */
+    size_t nl = nbytes / 8;
+    long *ldst = (long *)dst, *lsrc = (long *)src;
+    for (int ex = 0; ex < 2; ex++)
+        for (int in_place = 0; in_place < 2; in_place++) {
+            long *from = in_place ? ldst : lsrc;
+            memset(dst, CANARY, nl * 8 + MARGIN);
+            for (size_t i = 0; i < nl; i++)
+                from[i] = (long)(tme + 1) * 1000 + (long)i;
+            int rc = ex ? shmem_long_sum_exscan(t->team, ldst, from, nl)
+                        : shmem_long_sum_inscan(t->team, ldst, from, nl);
+            CHECK(rc == 0, "scan");
+            int upto = ex ? tme : tme + 1;
+            for (size_t i = 0; i < nl; i++) {
+                long want = 0;
+                for (int j = 0; j < upto; j++)
+                    want += (long)(j + 1) * 1000 + (long)i;
+                CHECK(ldst[i] == want, "%s %s %zu on %s elem %zu: %ld, want %ld",
+                      ex ? "exscan" : "inscan", in_place ? "in place" : "apart", nl, t->name, i,
+                      ldst[i], want);
+            }
+            check_canary("scan", t, nl * 8, nl * 8 + MARGIN);
+        }
 }
 
 int main(void)
@@ -112,7 +136,7 @@ int main(void)
     CHECK(dst && src, "malloc");
     struct test_team teams[MAX_TEST_TEAMS];
     int count = make_test_teams(teams);
-    size_t sizes[] = {0, 1, 3, 4101, 65543, MAX_BYTES};
+    size_t sizes[] = {0, 1, 3, 7, 56, 57, 4095, 4097, 65543, MAX_BYTES};
     const char *use[] = {"world", "reversed", "odd", "row"};
     for (int k = 0; k < count; k++) {
         const struct test_team *t = &teams[k];
@@ -123,7 +147,8 @@ int main(void)
             continue;
         for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
             /* Oversubscribed: the largest size on two teams only. */
-            if (n > 4 && (sizes[s] == 1 || sizes[s] == 65543 ||
+            if (n > 4 && (sizes[s] == 1 || sizes[s] == 7 || sizes[s] == 57 ||
+                          sizes[s] == 4095 || sizes[s] == 65543 ||
                           (sizes[s] == MAX_BYTES && k > 2)))
                 continue;
             test_size(t, sizes[s]);

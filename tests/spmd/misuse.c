@@ -261,6 +261,31 @@ int main(int argc, char **argv)
         shmem_long_wait_until(heap, 42, 0);
     else if (strcmp(what, "bad-align") == 0)
         shmem_align(3, 64);
+    else if (strncmp(what, "aset-", 5) == 0) {
+        /* Active sets that are not valid, or a caller outside its set. */
+        static long psync[SHMEM_BCAST_SYNC_SIZE];
+        static long pwrk[SHMEM_REDUCE_MIN_WRKDATA_SIZE];
+        for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; i++)
+            psync[i] = SHMEM_SYNC_VALUE;
+        if (strcmp(what, "aset-size-zero") == 0)
+            shmem_broadcast64(heap, heap + 1, 1, 0, 0, 0, 0, psync);
+        else if (strcmp(what, "aset-size-negative") == 0)
+            shmem_fcollect32(heap, heap + 1, 1, 0, 0, -2, psync);
+        else if (strcmp(what, "aset-stride-past-end") == 0)
+            shmem_collect64(heap, heap + 1, 1, 0, 1, n, psync);
+        else if (strcmp(what, "aset-not-member") == 0) /* PE 0 alone: the others call */
+            shmem_long_sum_to_all(heap, heap + 1, 1, 0, 0, 1, pwrk, psync);
+        else if (strcmp(what, "aset-start-range") == 0)
+            shmem_barrier(n, 0, 1, psync);
+        else if (strcmp(what, "aset-nreduce-negative") == 0)
+            shmem_int_max_to_all((int *)heap, (int *)heap + 2, -1, 0, 0, n, (int *)pwrk, psync);
+        else if (strcmp(what, "aset-root-range") == 0)
+            shmem_broadcast32(heap, heap + 1, 1, 2, 0, 0, 2, psync);
+        if (strcmp(what, "aset-not-member") == 0 && shmem_my_pe() == 0) {
+            /* the member waits in a barrier while the others end the job */
+            shmem_barrier_all();
+        }
+    }
     else if (strncmp(what, "team-", 5) == 0 || strncmp(what, "ctx-", 4) == 0) {
         if (team_case(what, heap)) {
             fflush(stdout);
