@@ -24,10 +24,15 @@ void shmpi_heap_setup(void)
     for (int slot = 0; slot < SHMPI_TEAM_SLOTS; slot++)
         atomic_init(&reserved->team[slot].seq, 0);
     /* shmem_align can honour, symmetrically, any alignment that every PE's
-     * heap base has: the lowest set bit of the OR of all bases. */
+     * heap base has: the lowest set bit of the OR of all bases (window.c
+     * aligns each base to the largest power of two not above the heap
+     * size). */
     unsigned long bits = (unsigned long)(uintptr_t)seg->base, all_bits;
     MPI_Allreduce(&bits, &all_bits, 1, MPI_UNSIGNED_LONG, MPI_BOR, shmpi_g.comm);
-    shmpi_g.heap_align = all_bits ? (size_t)(all_bits & -all_bits) : (size_t)1 << 30;
+    size_t align = all_bits ? (size_t)(all_bits & -all_bits) : (size_t)1 << 62;
+    while (align > seg->size)
+        align /= 2; /* no larger block fits anyway */
+    shmpi_g.heap_align = align;
     shmpi_g.heap_reserved_off = reserved_off;
     shmpi_barrier_init();
 }
@@ -61,6 +66,14 @@ static void explain_full(const char *routine, size_t size)
                    ((shmpi_g.heap.size + size) >> 20) * 2 + 1);
 }
 
+static void refuse_align(const char *routine, size_t align, const char *what)
+{
+    if (shmpi_g.my_pe == 0)
+        shmpi_warn(routine,
+                   "alignment %zu %s (powers of two up to %zu work); returning NULL", align,
+                   what, shmpi_g.heap_align);
+}
+
 void *shmpi_malloc(const char *routine, size_t size, size_t align, bool zero)
 {
     shmpi_check_ready(routine);
@@ -68,15 +81,15 @@ void *shmpi_malloc(const char *routine, size_t size, size_t align, bool zero)
     check_same_everywhere(routine, "alignment", align);
     if (size == 0)
         return NULL; /* no action, so no barrier (spec) */
-    if (align & (align - 1))
-        shmpi_abort(routine, "alignment %zu is not a power of two", align);
-    if (align > shmpi_g.heap_align)
-        shmpi_abort(routine,
-                    "alignment %zu is larger than shmpi can give on every PE (%zu bytes)",
-                    align, shmpi_g.heap_align);
     size_t off;
     void *ptr = NULL;
-    if (shmpi_heap_alloc(&shmpi_g.heap, size, align, &off) == 0) {
+    /* An alignment that is not a power of two, or larger than the heap,
+     * cannot be given: NULL, as for a heap without room, on every PE. */
+    if (align & (align - 1))
+        refuse_align(routine, align, "is not a power of two");
+    else if (align > shmpi_g.heap_align)
+        refuse_align(routine, align, "is larger than the symmetric heap");
+    else if (shmpi_heap_alloc(&shmpi_g.heap, size, align, &off) == 0) {
         ptr = heap_addr(off);
         if (zero) /* before the barrier: no PE may write into it earlier */
             memset(ptr, 0, size);

@@ -24,9 +24,19 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Heap bases are aligned to this where shmpi maps the heap itself, which
- * bounds the alignment shmem_align can honour symmetrically. */
-#define HEAP_BASE_ALIGN ((size_t)2 << 20)
+/* shmem_align(A) gives the same offset on every PE only if every PE's heap
+ * base is aligned to A.  So each heap is over-allocated by its base
+ * alignment, the largest power of two not above the heap size, and starts
+ * at the first such boundary: every power-of-two alignment up to the heap
+ * size can be honoured.  The slack is address space only (never touched:
+ * neither anonymous memory nor shared-memory files take pages for it). */
+static size_t heap_base_align(size_t size)
+{
+    size_t align = 1;
+    while (align <= size / 2)
+        align *= 2;
+    return align;
+}
 
 static MPI_Win shm_win = MPI_WIN_NULL; /* owner of the node-shared heap */
 static MPI_Comm node_comm = MPI_COMM_NULL;
@@ -208,10 +218,10 @@ static void setup_shared_heap(size_t size)
     /* Each PE's heap on its own pages (and NUMA node), not one block. */
     MPI_Info_set(info, "alloc_shared_noncontig", "true");
     void *base;
-    /* One page more, so each heap can start on a page boundary: MPI may
-     * return any alignment (MPICH gives malloc memory to a lone process). */
-    uintptr_t page = (uintptr_t)shmpi_g.page_size;
-    int rc = MPI_Win_allocate_shared((MPI_Aint)(size + page), 1, info, node_comm, &base,
+    /* MPI may return any alignment (MPICH gives malloc memory to a lone
+     * process): the slack lets the heap start on its boundary. */
+    uintptr_t align = heap_base_align(size);
+    int rc = MPI_Win_allocate_shared((MPI_Aint)(size + align), 1, info, node_comm, &base,
                                      &shm_win);
     MPI_Info_free(&info);
     if (rc != MPI_SUCCESS)
@@ -219,10 +229,18 @@ static void setup_shared_heap(size_t size)
                     "cannot allocate a %zu-byte symmetric heap in shared memory; lower "
                     "SHMEM_SYMMETRIC_SIZE or set SHMPI_MPI_ONLY=1",
                     size);
-    seg->base = (char *)round_up((uintptr_t)base, page);
+    seg->base = (char *)round_up((uintptr_t)base, align);
 
+    /* Where each peer's heap starts inside its allocation: the rounding is
+     * done in the owner's address space, where the mapping may sit at
+     * another offset from a large boundary than in this one. */
     int n_local;
     MPI_Comm_size(node_comm, &n_local);
+    MPI_Aint *skip = malloc((size_t)n_local * sizeof(*skip));
+    if (!skip)
+        shmpi_abort("shmem_init", "out of memory for %d PEs' heap offsets", n_local);
+    MPI_Aint my_skip = (MPI_Aint)(seg->base - (char *)base);
+    MPI_Allgather(&my_skip, 1, MPI_AINT, skip, 1, MPI_AINT, node_comm);
     MPI_Group node_group, world_group;
     MPI_Comm_group(node_comm, &node_group);
     MPI_Comm_group(shmpi_g.comm, &world_group);
@@ -233,10 +251,9 @@ static void setup_shared_heap(size_t size)
         int disp_unit;
         void *peer_base;
         MPI_Win_shared_query(shm_win, r, &peer_size, &disp_unit, &peer_base);
-        /* The page offset of shared memory is the same in every process,
-         * so the owner's rounding is reproduced here. */
-        seg->peer_ptr[world] = (char *)round_up((uintptr_t)peer_base, page);
+        seg->peer_ptr[world] = (char *)peer_base + skip[r];
     }
+    free(skip);
     MPI_Group_free(&node_group);
     MPI_Group_free(&world_group);
 }
@@ -244,13 +261,14 @@ static void setup_shared_heap(size_t size)
 static void setup_private_heap(size_t size)
 {
     struct shmpi_segment *seg = &shmpi_g.seg[SHMPI_SEG_HEAP];
-    private_heap_map_len = size + HEAP_BASE_ALIGN;
+    size_t align = heap_base_align(size);
+    private_heap_map_len = size + align;
     private_heap_map = mmap(NULL, private_heap_map_len, PROT_READ | PROT_WRITE,
                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (private_heap_map == MAP_FAILED)
         shmpi_abort("shmem_init",
                     "cannot map a %zu-byte symmetric heap; lower SHMEM_SYMMETRIC_SIZE", size);
-    seg->base = (char *)round_up((uintptr_t)private_heap_map, HEAP_BASE_ALIGN);
+    seg->base = (char *)round_up((uintptr_t)private_heap_map, align);
     seg->peer_ptr[shmpi_g.my_pe] = seg->base;
 }
 

@@ -259,8 +259,14 @@ int main(int argc, char **argv)
         shmem_free(heap + 1);
     else if (strcmp(what, "bad-cmp") == 0)
         shmem_long_wait_until(heap, 42, 0);
-    else if (strcmp(what, "bad-align") == 0)
-        shmem_align(3, 64);
+    else if (strcmp(what, "bad-align") == 0) {
+        void *p = shmem_align(3, 64);
+        if (shmem_my_pe() == 0)
+            printf("shmem_align(3, 64) returned %s\n", p ? "a pointer" : "NULL");
+        fflush(stdout);
+        shmem_finalize();
+        return 0;
+    }
     else if (strncmp(what, "team-", 5) == 0 || strncmp(what, "ctx-", 4) == 0) {
         if (team_case(what, heap)) {
             fflush(stdout);
