@@ -291,6 +291,43 @@ SHMPI_AMO_DEPRECATED_EXT_TYPES(SHMPI_DECL_AMO_DEPRECATED_EXT)
     void shmem_##N##_add(T *dest, T value, int pe);
 SHMPI_AMO_DEPRECATED_STD_TYPES(SHMPI_DECL_AMO_DEPRECATED_STD)
 #undef SHMPI_DECL_AMO_DEPRECATED_STD
+/* The deprecated names on the other standard AMO types: inline forwarders
+ * to the current names. */
+#define SHMPI_INLINE_AMO_DEPRECATED(N, T)                                                     \
+    static inline T shmem_##N##_fetch(const T *source, int pe)                                \
+    {                                                                                         \
+        return shmem_##N##_atomic_fetch(source, pe);                                          \
+    }                                                                                         \
+    static inline void shmem_##N##_set(T *dest, T value, int pe)                              \
+    {                                                                                         \
+        shmem_##N##_atomic_set(dest, value, pe);                                              \
+    }                                                                                         \
+    static inline T shmem_##N##_swap(T *dest, T value, int pe)                                \
+    {                                                                                         \
+        return shmem_##N##_atomic_swap(dest, value, pe);                                      \
+    }                                                                                         \
+    static inline T shmem_##N##_cswap(T *dest, T cond, T value, int pe)                       \
+    {                                                                                         \
+        return shmem_##N##_atomic_compare_swap(dest, cond, value, pe);                        \
+    }                                                                                         \
+    static inline T shmem_##N##_finc(T *dest, int pe)                                         \
+    {                                                                                         \
+        return shmem_##N##_atomic_fetch_inc(dest, pe);                                        \
+    }                                                                                         \
+    static inline void shmem_##N##_inc(T *dest, int pe)                                      \
+    {                                                                                         \
+        shmem_##N##_atomic_inc(dest, pe);                                                     \
+    }                                                                                         \
+    static inline T shmem_##N##_fadd(T *dest, T value, int pe)                                \
+    {                                                                                         \
+        return shmem_##N##_atomic_fetch_add(dest, value, pe);                                 \
+    }                                                                                         \
+    static inline void shmem_##N##_add(T *dest, T value, int pe)                              \
+    {                                                                                         \
+        shmem_##N##_atomic_add(dest, value, pe);                                              \
+    }
+SHMPI_AMO_DEPRECATED_INLINE_TYPES(SHMPI_INLINE_AMO_DEPRECATED)
+#undef SHMPI_INLINE_AMO_DEPRECATED
 
 /* ---- Signals ---------------------------------------------------------------------- */
 #define SHMPI_DECL_SIGNAL(NAME, T)                                                            \
@@ -357,12 +394,8 @@ void shmem_clear_lock(long *lock);
     size_t shmem_##N##_test_some_vector(T *ivars, size_t nelems, size_t *indices,             \
                                         const int *status, int cmp, const T *cmp_values);
 SHMPI_P2P_TYPES(SHMPI_DECL_P2P)
+SHMPI_P2P_DEPRECATED_TYPES(SHMPI_DECL_P2P)
 #undef SHMPI_DECL_P2P
-#define SHMPI_DECL_P2P_DEPRECATED(N, T)                                                       \
-    void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value);                               \
-    int shmem_##N##_test(T *ivar, int cmp, T cmp_value);
-SHMPI_P2P_DEPRECATED_TYPES(SHMPI_DECL_P2P_DEPRECATED)
-#undef SHMPI_DECL_P2P_DEPRECATED
 #define SHMPI_DECL_WAIT_DEPRECATED(N, T) void shmem_##N##_wait(T *ivar, T cmp_value);
 SHMPI_WAIT_DEPRECATED_TYPES(SHMPI_DECL_WAIT_DEPRECATED)
 #undef SHMPI_DECL_WAIT_DEPRECATED
