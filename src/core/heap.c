@@ -5,6 +5,7 @@
  */
 #include "shmpi.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void shmpi_barrier_init(void);
@@ -54,8 +55,45 @@ static void *heap_addr(size_t off)
     return shmpi_g.seg[SHMPI_SEG_HEAP].base + off;
 }
 
+/* Sizes in the unit a person reads best: "268435456 bytes" is "256 MiB". */
+static void human_size(char *text, size_t len, size_t bytes)
+{
+    if (bytes >= ((size_t)10 << 20))
+        snprintf(text, len, "%zu MiB", bytes >> 20);
+    else if (bytes >= ((size_t)10 << 10))
+        snprintf(text, len, "%zu KiB", bytes >> 10);
+    else
+        snprintf(text, len, "%zu bytes", bytes);
+}
+
+/* A full heap: NULL is the spec's answer, but programs that do not check
+ * for it crash later with no word about the heap.  So each PE says once per
+ * routine what was asked, what is free and what to change (the routine's
+ * name is its __func__ string: one pointer per routine); SHMEM_DEBUG adds
+ * the fragmentation (largest free block) from PE 0. */
 static void explain_full(const char *routine, size_t size)
 {
+    static const char *told[16];
+    bool first = true;
+    for (size_t i = 0; i < sizeof told / sizeof *told; i++) {
+        if (told[i] == routine) {
+            first = false;
+            break;
+        }
+        if (!told[i]) {
+            told[i] = routine;
+            break;
+        }
+    }
+    if (first) {
+        char free_text[32], heap_text[32];
+        human_size(free_text, sizeof free_text, shmpi_g.heap.size - shmpi_g.heap.used_bytes);
+        human_size(heap_text, sizeof heap_text, shmpi_g.env.symmetric_size);
+        shmpi_warn(routine,
+                   "%zu bytes requested, %s of the %s symmetric heap free; returning NULL "
+                   "(raise SHMEM_SYMMETRIC_SIZE)",
+                   size, free_text, heap_text);
+    }
     if (shmpi_g.env.debug && shmpi_g.my_pe == 0)
         shmpi_warn(routine,
                    "cannot allocate %zu bytes: the symmetric heap is %zu bytes per PE, %zu "

@@ -259,6 +259,23 @@ int main(int argc, char **argv)
         shmem_free(heap + 1);
     else if (strcmp(what, "bad-cmp") == 0)
         shmem_long_wait_until(heap, 42, 0);
+    else if (strcmp(what, "heap-exhausted") == 0) {
+        /* 1 GiB of a 256 MiB heap: NULL, and one line per PE per routine
+         * however often it is asked; the heap still works afterwards. */
+        size_t gib = (size_t)1 << 30;
+        void *a = shmem_malloc(gib), *b = shmem_malloc(gib), *c = shmem_calloc(gib, 2);
+        void *d = shmem_align(4096, gib), *e = shmem_realloc(heap, gib);
+        int nulls = !a + !b + !c + !d + !e;
+        heap[0] = 7;
+        long *f = shmem_malloc(64);
+        if (shmem_my_pe() == 0)
+            printf("heap-exhausted: %d of 5 NULL, heap still usable: %s\n", nulls,
+                   f && heap[0] == 7 ? "yes" : "no");
+        fflush(stdout);
+        shmem_free(f);
+        shmem_finalize();
+        return 0;
+    }
     else if (strcmp(what, "bad-align") == 0) {
         void *p = shmem_align(3, 64);
         if (shmem_my_pe() == 0)
