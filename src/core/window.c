@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -272,6 +273,39 @@ static void setup_private_heap(size_t size)
     seg->peer_ptr[shmpi_g.my_pe] = seg->base;
 }
 
+/* Shared memory is a file system (/dev/shm, tmpfs): its pages are taken when
+ * first written, and a write that finds it full is SIGBUS.  Containers get
+ * 64 MiB of it unless told otherwise (docker run --shm-size).  So before
+ * putting the heaps there, the node's total is compared with what /dev/shm
+ * has free; if it does not fit on some node, every PE places its heap in
+ * private memory, as under SHMPI_MPI_ONLY=1 (slower between PEs of a node,
+ * but correct), and one PE per short node says so. */
+static bool shm_fits(size_t heap_size)
+{
+    MPI_Comm phys;
+    MPI_Comm_split_type(shmpi_g.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &phys);
+    int n_local, local_rank;
+    MPI_Comm_size(phys, &n_local);
+    MPI_Comm_rank(phys, &local_rank);
+    MPI_Comm_free(&phys);
+    size_t per_pe = heap_size + (shmpi_g.env.share_static ? shmpi_g.seg[SHMPI_SEG_DATA].size : 0);
+    double need = (double)per_pe * n_local, avail = need;
+    struct statvfs fs;
+    if (statvfs("/dev/shm", &fs) == 0)
+        avail = (double)fs.f_bavail * (double)fs.f_frsize;
+    int short_here = need > avail, short_somewhere;
+    MPI_Allreduce(&short_here, &short_somewhere, 1, MPI_INT, MPI_LOR, shmpi_g.comm);
+    if (short_here && local_rank == 0)
+        shmpi_warn("shmem_init",
+                   "/dev/shm has %.0f MiB free, the %d PEs of this node need %.0f MiB "
+                   "(SHMEM_SYMMETRIC_SIZE=%zu bytes each): the symmetric heap goes to private "
+                   "memory and PEs of a node reach each other through MPI (slower); give "
+                   "/dev/shm more (docker run --shm-size=%.0fm) or lower SHMEM_SYMMETRIC_SIZE",
+                   avail / 1048576.0, n_local, need / 1048576.0, shmpi_g.env.symmetric_size,
+                   need / 1048576.0 + 64);
+    return !short_somewhere;
+}
+
 /* ---- the window ------------------------------------------------------------------------ */
 static void create_window(void)
 {
@@ -324,6 +358,8 @@ void shmpi_segments_init(void)
 
     size_t heap_size = round_up(shmpi_g.env.symmetric_size + SHMPI_HEAP_RESERVED,
                                 (uintptr_t)shmpi_g.page_size);
+    if (!shmpi_g.env.mpi_only && !shm_fits(heap_size))
+        shmpi_g.env.mpi_only = true; /* the heap and static data stay private */
     if (shmpi_g.env.mpi_only)
         setup_private_heap(heap_size);
     else
