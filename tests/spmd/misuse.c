@@ -276,6 +276,19 @@ int main(int argc, char **argv)
         shmem_finalize();
         return 0;
     }
+    else if (strcmp(what, "realloc-freed") == 0) {
+        /* shrealloc/shmem_realloc of a freed block: NULL, the heap fine */
+        long *p = shmem_malloc(64);
+        shmem_free(p);
+        void *a = shrealloc(p, 128), *b = shmem_realloc(p, 256);
+        long *c = shmem_realloc(heap, 1024);
+        if (shmem_my_pe() == 0)
+            printf("realloc-freed: %s %s, heap still usable: %s\n", a ? "ptr" : "NULL",
+                   b ? "ptr" : "NULL", c ? "yes" : "no");
+        fflush(stdout);
+        shmem_finalize();
+        return 0;
+    }
     else if (strcmp(what, "bad-align") == 0) {
         void *p = shmem_align(3, 64);
         if (shmem_my_pe() == 0)
