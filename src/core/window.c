@@ -31,6 +31,12 @@
  * at the first such boundary: every power-of-two alignment up to the heap
  * size can be honoured.  The slack is address space only (never touched:
  * neither anonymous memory nor shared-memory files take pages for it). */
+/* Shared heaps take at most this much slack: MPI maps (and registers) the
+ * whole shared allocation at shmem_init, which takes longer the larger it is,
+ * so there alignments up to 16 MiB (huge pages, cache sets) are guaranteed
+ * and larger ones are given when the bases happen to allow them. */
+#define SHARED_HEAP_MAX_SLACK ((size_t)16 << 20)
+
 static size_t heap_base_align(size_t size)
 {
     size_t align = 1;
@@ -222,6 +228,8 @@ static void setup_shared_heap(size_t size)
     /* MPI may return any alignment (MPICH gives malloc memory to a lone
      * process): the slack lets the heap start on its boundary. */
     uintptr_t align = heap_base_align(size);
+    if (align > SHARED_HEAP_MAX_SLACK)
+        align = SHARED_HEAP_MAX_SLACK;
     int rc = MPI_Win_allocate_shared((MPI_Aint)(size + align), 1, info, node_comm, &base,
                                      &shm_win);
     MPI_Info_free(&info);

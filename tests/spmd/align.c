@@ -54,9 +54,17 @@ int main(void)
     shmem_free(b);
     shmem_free(a);
     shmem_free(c);
-    /* Larger alignments, up to a quarter of the default 256 MiB heap. */
-    for (size_t align = (size_t)4 << 20; align <= ((size_t)64 << 20); align *= 2)
+    /* Larger alignments: up to 16 MiB on every path; above that (up to the
+     * heap size) the MPI-only path always, the shared-memory path when the
+     * heap bases allow it, else NULL. */
+    for (size_t align = (size_t)4 << 20; align <= ((size_t)16 << 20); align *= 2)
         check_block(align, 4096);
+    for (size_t align = (size_t)32 << 20; align <= ((size_t)64 << 20); align *= 2) {
+        char *p = shmem_align(align, 4096);
+        CHECK(p || !getenv("SHMPI_MPI_ONLY"), "shmem_align(%zu) NULL on the MPI path", align);
+        CHECK(!p || (uintptr_t)p % align == 0, "shmem_align(%zu) gave %p", align, (void *)p);
+        shmem_free(p);
+    }
     /* Not a power of two; larger than any heap: NULL on every PE. */
     CHECK(shmem_align(3, 64) == NULL, "shmem_align(3) is not NULL");
     CHECK(shmem_align(3 << 12, 64) == NULL, "shmem_align(12288) is not NULL");
