@@ -114,6 +114,44 @@ extern "C" {
 #include "shmpi_routines.h"
 #undef SHMPI_FN
 #endif
+/* The deprecated names on the other standard AMO types: inline forwarders
+ * to the current names. */
+#define SHMPI_INLINE_AMO_DEPRECATED(N, T)                                                     \
+    static inline T shmem_##N##_fetch(const T *source, int pe)                                \
+    {                                                                                         \
+        return shmem_##N##_atomic_fetch(source, pe);                                          \
+    }                                                                                         \
+    static inline void shmem_##N##_set(T *dest, T value, int pe)                              \
+    {                                                                                         \
+        shmem_##N##_atomic_set(dest, value, pe);                                              \
+    }                                                                                         \
+    static inline T shmem_##N##_swap(T *dest, T value, int pe)                                \
+    {                                                                                         \
+        return shmem_##N##_atomic_swap(dest, value, pe);                                      \
+    }                                                                                         \
+    static inline T shmem_##N##_cswap(T *dest, T cond, T value, int pe)                       \
+    {                                                                                         \
+        return shmem_##N##_atomic_compare_swap(dest, cond, value, pe);                        \
+    }                                                                                         \
+    static inline T shmem_##N##_finc(T *dest, int pe)                                         \
+    {                                                                                         \
+        return shmem_##N##_atomic_fetch_inc(dest, pe);                                        \
+    }                                                                                         \
+    static inline void shmem_##N##_inc(T *dest, int pe)                                      \
+    {                                                                                         \
+        shmem_##N##_atomic_inc(dest, pe);                                                     \
+    }                                                                                         \
+    static inline T shmem_##N##_fadd(T *dest, T value, int pe)                                \
+    {                                                                                         \
+        return shmem_##N##_atomic_fetch_add(dest, value, pe);                                 \
+    }                                                                                         \
+    static inline void shmem_##N##_add(T *dest, T value, int pe)                              \
+    {                                                                                         \
+        shmem_##N##_atomic_add(dest, value, pe);                                              \
+    }
+SHMPI_AMO_DEPRECATED_INLINE_TYPES(SHMPI_INLINE_AMO_DEPRECATED)
+#undef SHMPI_INLINE_AMO_DEPRECATED
+#undef SHMPI_INLINE_AMO_DEPRECATED
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -138,7 +138,7 @@ template <typename T, typename R, typename... Rs> struct find<T, rows<R, Rs...> 
     SHMPI_CXX_FWD(N, cswap) SHMPI_CXX_FWD(N, finc) SHMPI_CXX_FWD(N, inc)                      \
     SHMPI_CXX_FWD(N, fadd) SHMPI_CXX_FWD(N, add)                                              \
     SHMPI_CXX_ROW_END
-/* Point-to-point synchronization; the deprecated rows only wait_until/test. */
+/* Point-to-point synchronization. */
 #define SHMPI_CXX_ROW_P2P(N, T)                                                               \
     SHMPI_CXX_ROW_BEGIN(N, T)                                                                 \
     SHMPI_CXX_FWD(N, wait_until) SHMPI_CXX_FWD(N, test) SHMPI_CXX_FWD(N, wait_until_all)      \
@@ -147,10 +147,6 @@ template <typename T, typename R, typename... Rs> struct find<T, rows<R, Rs...> 
     SHMPI_CXX_FWD(N, wait_until_some_vector) SHMPI_CXX_FWD(N, test_all)                       \
     SHMPI_CXX_FWD(N, test_any) SHMPI_CXX_FWD(N, test_some) SHMPI_CXX_FWD(N, test_all_vector)  \
     SHMPI_CXX_FWD(N, test_any_vector) SHMPI_CXX_FWD(N, test_some_vector)                      \
-    SHMPI_CXX_ROW_END
-#define SHMPI_CXX_ROW_P2P_DEP(N, T)                                                           \
-    SHMPI_CXX_ROW_BEGIN(N, T)                                                                 \
-    SHMPI_CXX_FWD(N, wait_until) SHMPI_CXX_FWD(N, test)                                       \
     SHMPI_CXX_ROW_END
 /* teamreducetypes by operator group. */
 #define SHMPI_CXX_ROW_RED_BIT(N, T)                                                           \
@@ -167,6 +163,51 @@ template <typename T, typename R, typename... Rs> struct find<T, rows<R, Rs...> 
     SHMPI_CXX_FWD(N, sum_reduce) SHMPI_CXX_FWD(N, prod_reduce) SHMPI_CXX_FWD(N, sum_inscan)   \
     SHMPI_CXX_FWD(N, sum_exscan)                                                              \
     SHMPI_CXX_ROW_END
+
+/* ---- GCC's C complex types -------------------------------------------------------------
+ * shmem.h declares the complex routines on std::complex<T> in C++; programs
+ * written for C (and Sandia OpenSHMEM's C++ tests) pass T _Complex
+ * (__complex__ T), which GCC and Clang accept in C++ and which does not
+ * convert.  The typed names get overloads on it and the generic names a row
+ * for it; the layouts are the same (checked here), so the overloads pass the
+ * pointers on. */
+#if defined(__GNUC__)
+#define SHMPI_CXX_GNU_COMPLEX 1
+__extension__ typedef __complex__ double shmpi_gnu_complexd_t;
+__extension__ typedef __complex__ float shmpi_gnu_complexf_t;
+static_assert(sizeof(shmpi_gnu_complexd_t) == sizeof(shmpi_complexd_t) &&
+                  alignof(shmpi_gnu_complexd_t) == alignof(shmpi_complexd_t) &&
+                  sizeof(shmpi_gnu_complexf_t) == sizeof(shmpi_complexf_t) &&
+                  alignof(shmpi_gnu_complexf_t) == alignof(shmpi_complexf_t),
+              "T _Complex and std::complex<T> differ in layout");
+#define SHMPI_CXX_GNU_REDUCE(N, OP)                                                           \
+    inline int shmem_##N##_##OP(shmem_team_t team, shmpi_gnu_##N##_t *dest,                   \
+                                const shmpi_gnu_##N##_t *source, size_t nelems)               \
+    {                                                                                         \
+        return shmem_##N##_##OP(team, reinterpret_cast<shmpi_##N##_t *>(dest),                \
+                                reinterpret_cast<const shmpi_##N##_t *>(source), nelems);     \
+    }
+#define SHMPI_CXX_GNU_TO_ALL(N, OP)                                                           \
+    inline void shmem_##N##_##OP##_to_all(shmpi_gnu_##N##_t *dest,                            \
+                                          const shmpi_gnu_##N##_t *source, int nreduce,       \
+                                          int PE_start, int logPE_stride, int PE_size,        \
+                                          shmpi_gnu_##N##_t *pWrk, long *pSync)               \
+    {                                                                                         \
+        shmem_##N##_##OP##_to_all(reinterpret_cast<shmpi_##N##_t *>(dest),                    \
+                                  reinterpret_cast<const shmpi_##N##_t *>(source), nreduce,   \
+                                  PE_start, logPE_stride, PE_size,                            \
+                                  reinterpret_cast<shmpi_##N##_t *>(pWrk), pSync);            \
+    }
+#define SHMPI_CXX_GNU_COMPLEX_ROUTINES(N)                                                     \
+    SHMPI_CXX_GNU_REDUCE(N, sum_reduce) SHMPI_CXX_GNU_REDUCE(N, prod_reduce)                  \
+    SHMPI_CXX_GNU_REDUCE(N, sum_inscan) SHMPI_CXX_GNU_REDUCE(N, sum_exscan)                   \
+    SHMPI_CXX_GNU_TO_ALL(N, sum) SHMPI_CXX_GNU_TO_ALL(N, prod)
+SHMPI_CXX_GNU_COMPLEX_ROUTINES(complexd)
+SHMPI_CXX_GNU_COMPLEX_ROUTINES(complexf)
+#undef SHMPI_CXX_GNU_REDUCE
+#undef SHMPI_CXX_GNU_TO_ALL
+#undef SHMPI_CXX_GNU_COMPLEX_ROUTINES
+#endif
 
 namespace shmpi_cxx {
 namespace rma {
@@ -185,22 +226,22 @@ namespace amo_bit {
 SHMPI_AMO_BIT_TYPES(SHMPI_CXX_ROW_AMO_BIT)
 typedef rows<SHMPI_AMO_BIT_TYPES(SHMPI_CXX_ROW_REF) type_not_in_table> list;
 }
+/* The deprecated names on every extended / standard AMO type. */
 namespace dep_ext {
-SHMPI_AMO_DEPRECATED_EXT_TYPES(SHMPI_CXX_ROW_DEP_EXT)
-typedef rows<SHMPI_AMO_DEPRECATED_EXT_TYPES(SHMPI_CXX_ROW_REF) type_not_in_table> list;
+SHMPI_AMO_EXT_TYPES(SHMPI_CXX_ROW_DEP_EXT)
+typedef rows<SHMPI_AMO_EXT_TYPES(SHMPI_CXX_ROW_REF) type_not_in_table> list;
 }
 namespace dep_std {
-SHMPI_AMO_DEPRECATED_STD_TYPES(SHMPI_CXX_ROW_DEP_STD)
-typedef rows<SHMPI_AMO_DEPRECATED_STD_TYPES(SHMPI_CXX_ROW_REF) type_not_in_table> list;
+SHMPI_AMO_STD_TYPES(SHMPI_CXX_ROW_DEP_STD)
+typedef rows<SHMPI_AMO_STD_TYPES(SHMPI_CXX_ROW_REF) type_not_in_table> list;
 }
+/* Point-to-point synchronization: also on the deprecated short types. */
 namespace p2p {
 SHMPI_P2P_TYPES(SHMPI_CXX_ROW_P2P)
-SHMPI_P2P_DEPRECATED_TYPES(SHMPI_CXX_ROW_P2P_DEP)
-typedef rows<SHMPI_P2P_TYPES(SHMPI_CXX_ROW_REF) type_not_in_table> list;
-/* wait_until and test also take the deprecated types. */
+SHMPI_P2P_DEPRECATED_TYPES(SHMPI_CXX_ROW_P2P)
 typedef rows<SHMPI_P2P_TYPES(SHMPI_CXX_ROW_REF) SHMPI_P2P_DEPRECATED_TYPES(SHMPI_CXX_ROW_REF)
                  type_not_in_table>
-    list_with_deprecated;
+    list;
 }
 namespace red_bit {
 SHMPI_REDUCE_BITWISE_TYPES(SHMPI_CXX_ROW_RED_BIT)
@@ -216,7 +257,17 @@ typedef rows<SHMPI_REDUCE_MINMAX_TYPES(SHMPI_CXX_ROW_REF) type_not_in_table> lis
 }
 namespace red_arith {
 SHMPI_REDUCE_ARITH_TYPES(SHMPI_CXX_ROW_RED_ARITH)
+#ifdef SHMPI_CXX_GNU_COMPLEX
+namespace gnu { /* T _Complex: the typed overloads above */
+SHMPI_CXX_ROW_RED_ARITH(complexd, shmpi_gnu_complexd_t)
+SHMPI_CXX_ROW_RED_ARITH(complexf, shmpi_gnu_complexf_t)
+}
+typedef rows<SHMPI_REDUCE_ARITH_TYPES(SHMPI_CXX_ROW_REF) gnu::row_complexd, gnu::row_complexf,
+             type_not_in_table>
+    list;
+#else
 typedef rows<SHMPI_REDUCE_ARITH_TYPES(SHMPI_CXX_ROW_REF) type_not_in_table> list;
+#endif
 }
 } /* namespace shmpi_cxx */
 
@@ -339,22 +390,22 @@ SHMPI_CXX_GENERIC_CTX(void, atomic_fetch_add_nbi, amo_std::list, "stdamotypes",
                       (fetch, dest, value, pe))
 
 /* -- deprecated-amo: no context forms -- */
-SHMPI_CXX_GENERIC(T, fetch, dep_ext::list, "deprecated {float,double,int,long,long long}",
+SHMPI_CXX_GENERIC(T, fetch, dep_ext::list, "extamotypes (deprecated names)",
                   (const T *source, int pe), (source, pe))
-SHMPI_CXX_GENERIC(void, set, dep_ext::list, "deprecated {float,double,int,long,long long}",
+SHMPI_CXX_GENERIC(void, set, dep_ext::list, "extamotypes (deprecated names)",
                   (T * dest, SHMPI_CXX_S value, int pe), (dest, value, pe))
-SHMPI_CXX_GENERIC(T, swap, dep_ext::list, "deprecated {float,double,int,long,long long}",
+SHMPI_CXX_GENERIC(T, swap, dep_ext::list, "extamotypes (deprecated names)",
                   (T * dest, SHMPI_CXX_S value, int pe), (dest, value, pe))
-SHMPI_CXX_GENERIC(T, cswap, dep_std::list, "deprecated {int,long,long long}",
+SHMPI_CXX_GENERIC(T, cswap, dep_std::list, "stdamotypes (deprecated names)",
                   (T * dest, SHMPI_CXX_S cond, SHMPI_CXX_S value, int pe),
                   (dest, cond, value, pe))
-SHMPI_CXX_GENERIC(T, finc, dep_std::list, "deprecated {int,long,long long}", (T * dest, int pe),
+SHMPI_CXX_GENERIC(T, finc, dep_std::list, "stdamotypes (deprecated names)", (T * dest, int pe),
                   (dest, pe))
-SHMPI_CXX_GENERIC(void, inc, dep_std::list, "deprecated {int,long,long long}",
+SHMPI_CXX_GENERIC(void, inc, dep_std::list, "stdamotypes (deprecated names)",
                   (T * dest, int pe), (dest, pe))
-SHMPI_CXX_GENERIC(T, fadd, dep_std::list, "deprecated {int,long,long long}",
+SHMPI_CXX_GENERIC(T, fadd, dep_std::list, "stdamotypes (deprecated names)",
                   (T * dest, SHMPI_CXX_S value, int pe), (dest, value, pe))
-SHMPI_CXX_GENERIC(void, add, dep_std::list, "deprecated {int,long,long long}",
+SHMPI_CXX_GENERIC(void, add, dep_std::list, "stdamotypes (deprecated names)",
                   (T * dest, SHMPI_CXX_S value, int pe), (dest, value, pe))
 
 /* -- coll: stdrmatypes, team first, no context forms -- */
@@ -403,31 +454,30 @@ SHMPI_CXX_REDUCE(prod, red_arith, "teamreducetypes[PROD]")
 SHMPI_CXX_SCAN(sum_inscan)
 SHMPI_CXX_SCAN(sum_exscan)
 
-/* -- p2p-sync: stdamotypes (wait_until and test also the deprecated short,
- * unsigned short); shmem_wait_until(long *, int, long) stays the deprecated C
- * function, which overload resolution prefers for long, to the same effect.
- * The vector forms take const cmp_values (OpenSHMEM 1.6). -- */
-SHMPI_CXX_GENERIC(void, wait_until, p2p::list_with_deprecated,
-                  "stdamotypes (and deprecated short, unsigned short)",
+/* -- p2p-sync: stdamotypes and the deprecated short, unsigned short;
+ * shmem_wait_until(long *, int, long) stays the deprecated C function, which
+ * overload resolution prefers for long, to the same effect.  The vector
+ * forms take const cmp_values (OpenSHMEM 1.6). -- */
+#define SHMPI_CXX_P2P_TABLE "stdamotypes (and deprecated short, unsigned short)"
+SHMPI_CXX_GENERIC(void, wait_until, p2p::list, SHMPI_CXX_P2P_TABLE,
                   (T * ivar, int cmp, SHMPI_CXX_S cmp_value), (ivar, cmp, cmp_value))
-SHMPI_CXX_GENERIC(int, test, p2p::list_with_deprecated,
-                  "stdamotypes (and deprecated short, unsigned short)",
+SHMPI_CXX_GENERIC(int, test, p2p::list, SHMPI_CXX_P2P_TABLE,
                   (T * ivar, int cmp, SHMPI_CXX_S cmp_value), (ivar, cmp, cmp_value))
 #define SHMPI_CXX_P2P_SET(RET, NAME)                                                          \
-    SHMPI_CXX_GENERIC(RET, NAME, p2p::list, "stdamotypes",                                    \
+    SHMPI_CXX_GENERIC(RET, NAME, p2p::list, SHMPI_CXX_P2P_TABLE,                              \
                       (T * ivars, size_t nelems, const int *status, int cmp,                  \
                        SHMPI_CXX_S cmp_value),                                                \
                       (ivars, nelems, status, cmp, cmp_value))                                \
-    SHMPI_CXX_GENERIC(RET, NAME##_vector, p2p::list, "stdamotypes",                           \
+    SHMPI_CXX_GENERIC(RET, NAME##_vector, p2p::list, SHMPI_CXX_P2P_TABLE,                     \
                       (T * ivars, size_t nelems, const int *status, int cmp,                  \
                        const SHMPI_CXX_S *cmp_values),                                        \
                       (ivars, nelems, status, cmp, cmp_values))
 #define SHMPI_CXX_P2P_SOME(NAME)                                                              \
-    SHMPI_CXX_GENERIC(size_t, NAME, p2p::list, "stdamotypes",                                 \
+    SHMPI_CXX_GENERIC(size_t, NAME, p2p::list, SHMPI_CXX_P2P_TABLE,                           \
                       (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp, \
                        SHMPI_CXX_S cmp_value),                                                \
                       (ivars, nelems, indices, status, cmp, cmp_value))                       \
-    SHMPI_CXX_GENERIC(size_t, NAME##_vector, p2p::list, "stdamotypes",                        \
+    SHMPI_CXX_GENERIC(size_t, NAME##_vector, p2p::list, SHMPI_CXX_P2P_TABLE,                  \
                       (T * ivars, size_t nelems, size_t *indices, const int *status, int cmp, \
                        const SHMPI_CXX_S *cmp_values),                                        \
                       (ivars, nelems, indices, status, cmp, cmp_values))
@@ -452,7 +502,6 @@ SHMPI_CXX_P2P_SOME(test_some)
 #undef SHMPI_CXX_ROW_DEP_EXT
 #undef SHMPI_CXX_ROW_DEP_STD
 #undef SHMPI_CXX_ROW_P2P
-#undef SHMPI_CXX_ROW_P2P_DEP
 #undef SHMPI_CXX_ROW_RED_BIT
 #undef SHMPI_CXX_ROW_RED_MINMAX
 #undef SHMPI_CXX_ROW_RED_ARITH
@@ -468,6 +517,7 @@ SHMPI_CXX_P2P_SOME(test_some)
 #undef SHMPI_CXX_AMO_BIT
 #undef SHMPI_CXX_COLL
 #undef SHMPI_CXX_REDUCE
+#undef SHMPI_CXX_P2P_TABLE
 #undef SHMPI_CXX_SCAN
 #undef SHMPI_CXX_P2P_SET
 #undef SHMPI_CXX_P2P_SOME

@@ -282,23 +282,23 @@ extern const int shmpi_generic_argument_type_not_supported;
     SHMPI_GA_OVERLOAD(4, shmpi_ga_atomic_fetch_xor_nbi, shmpi_gac_atomic_fetch_xor_nbi,       \
                       __VA_ARGS__)
 
-/* ---- deprecated AMO names (no context forms) ------------------------------------------- */
+/* ---- deprecated AMO names (no context forms), on every extended / standard AMO type ---- */
 #define shmem_fetch(source, pe)                                                               \
-    SHMPI_GA_SELECT(*(source), shmem_, fetch, SHMPI_AMO_DEPRECATED_EXT_TYPES)(source, pe)
+    SHMPI_GA_SELECT(*(source), shmem_, fetch, SHMPI_AMO_EXT_TYPES)(source, pe)
 #define shmem_set(dest, value, pe)                                                            \
-    SHMPI_GA_SELECT(*(dest), shmem_, set, SHMPI_AMO_DEPRECATED_EXT_TYPES)(dest, value, pe)
+    SHMPI_GA_SELECT(*(dest), shmem_, set, SHMPI_AMO_EXT_TYPES)(dest, value, pe)
 #define shmem_swap(dest, value, pe)                                                           \
-    SHMPI_GA_SELECT(*(dest), shmem_, swap, SHMPI_AMO_DEPRECATED_EXT_TYPES)(dest, value, pe)
+    SHMPI_GA_SELECT(*(dest), shmem_, swap, SHMPI_AMO_EXT_TYPES)(dest, value, pe)
 #define shmem_cswap(dest, cond, value, pe)                                                    \
-    SHMPI_GA_SELECT(*(dest), shmem_, cswap, SHMPI_AMO_DEPRECATED_STD_TYPES)(dest, cond, value, pe)
+    SHMPI_GA_SELECT(*(dest), shmem_, cswap, SHMPI_AMO_STD_TYPES)(dest, cond, value, pe)
 #define shmem_finc(dest, pe)                                                                  \
-    SHMPI_GA_SELECT(*(dest), shmem_, finc, SHMPI_AMO_DEPRECATED_STD_TYPES)(dest, pe)
+    SHMPI_GA_SELECT(*(dest), shmem_, finc, SHMPI_AMO_STD_TYPES)(dest, pe)
 #define shmem_inc(dest, pe)                                                                   \
-    SHMPI_GA_SELECT(*(dest), shmem_, inc, SHMPI_AMO_DEPRECATED_STD_TYPES)(dest, pe)
+    SHMPI_GA_SELECT(*(dest), shmem_, inc, SHMPI_AMO_STD_TYPES)(dest, pe)
 #define shmem_fadd(dest, value, pe)                                                           \
-    SHMPI_GA_SELECT(*(dest), shmem_, fadd, SHMPI_AMO_DEPRECATED_STD_TYPES)(dest, value, pe)
+    SHMPI_GA_SELECT(*(dest), shmem_, fadd, SHMPI_AMO_STD_TYPES)(dest, value, pe)
 #define shmem_add(dest, value, pe)                                                            \
-    SHMPI_GA_SELECT(*(dest), shmem_, add, SHMPI_AMO_DEPRECATED_STD_TYPES)(dest, value, pe)
+    SHMPI_GA_SELECT(*(dest), shmem_, add, SHMPI_AMO_STD_TYPES)(dest, value, pe)
 
 /* ---- put with signal ------------------------------------------------------------------------ */
 #define shmpi_ga_put_signal(d, s, n, a, v, o, p)                                              \
@@ -323,7 +323,7 @@ extern const int shmpi_generic_argument_type_not_supported;
 #define shmem_signal_set(...)                                                                 \
     SHMPI_GA_OVERLOAD(3, shmpi_ga_signal_set, shmem_ctx_signal_set, __VA_ARGS__)
 
-/* ---- point-to-point synchronization -------------------------------------------------------
+/* ---- point-to-point synchronization (also on the deprecated short, unsigned short) ---------
  * shmem_wait_until is also a deprecated C function (on long); shmem.h
  * declares it as (shmem_wait_until) so this macro does not touch it. */
 #define shmem_wait_until(ivar, cmp, value)                                                    \
@@ -331,40 +331,40 @@ extern const int shmpi_generic_argument_type_not_supported;
 #define shmem_test(ivar, cmp, value)                                                          \
     SHMPI_GA_SELECT(*(ivar), shmem_, test, SHMPI_GA_P2P_ALL_TYPES)(ivar, cmp, value)
 #define shmem_wait_until_all(ivars, nelems, status, cmp, value)                               \
-    SHMPI_GA_SELECT(*(ivars), shmem_, wait_until_all, SHMPI_P2P_TYPES)(ivars, nelems, status, \
+    SHMPI_GA_SELECT(*(ivars), shmem_, wait_until_all, SHMPI_GA_P2P_ALL_TYPES)(ivars, nelems, status, \
                                                                         cmp, value)
 #define shmem_wait_until_any(ivars, nelems, status, cmp, value)                               \
-    SHMPI_GA_SELECT(*(ivars), shmem_, wait_until_any, SHMPI_P2P_TYPES)(ivars, nelems, status, \
+    SHMPI_GA_SELECT(*(ivars), shmem_, wait_until_any, SHMPI_GA_P2P_ALL_TYPES)(ivars, nelems, status, \
                                                                         cmp, value)
 #define shmem_wait_until_some(ivars, nelems, indices, status, cmp, value)                     \
     SHMPI_GA_SELECT(*(ivars), shmem_, wait_until_some,                                        \
-                    SHMPI_P2P_TYPES)(ivars, nelems, indices, status, cmp, value)
+                    SHMPI_GA_P2P_ALL_TYPES)(ivars, nelems, indices, status, cmp, value)
 #define shmem_wait_until_all_vector(ivars, nelems, status, cmp, values)                       \
     SHMPI_GA_SELECT(*(ivars), shmem_, wait_until_all_vector,                                  \
-                    SHMPI_P2P_TYPES)(ivars, nelems, status, cmp, values)
+                    SHMPI_GA_P2P_ALL_TYPES)(ivars, nelems, status, cmp, values)
 #define shmem_wait_until_any_vector(ivars, nelems, status, cmp, values)                       \
     SHMPI_GA_SELECT(*(ivars), shmem_, wait_until_any_vector,                                  \
-                    SHMPI_P2P_TYPES)(ivars, nelems, status, cmp, values)
+                    SHMPI_GA_P2P_ALL_TYPES)(ivars, nelems, status, cmp, values)
 #define shmem_wait_until_some_vector(ivars, nelems, indices, status, cmp, values)             \
     SHMPI_GA_SELECT(*(ivars), shmem_, wait_until_some_vector,                                 \
-                    SHMPI_P2P_TYPES)(ivars, nelems, indices, status, cmp, values)
+                    SHMPI_GA_P2P_ALL_TYPES)(ivars, nelems, indices, status, cmp, values)
 #define shmem_test_all(ivars, nelems, status, cmp, value)                                     \
-    SHMPI_GA_SELECT(*(ivars), shmem_, test_all, SHMPI_P2P_TYPES)(ivars, nelems, status, cmp,  \
+    SHMPI_GA_SELECT(*(ivars), shmem_, test_all, SHMPI_GA_P2P_ALL_TYPES)(ivars, nelems, status, cmp,  \
                                                                   value)
 #define shmem_test_any(ivars, nelems, status, cmp, value)                                     \
-    SHMPI_GA_SELECT(*(ivars), shmem_, test_any, SHMPI_P2P_TYPES)(ivars, nelems, status, cmp,  \
+    SHMPI_GA_SELECT(*(ivars), shmem_, test_any, SHMPI_GA_P2P_ALL_TYPES)(ivars, nelems, status, cmp,  \
                                                                   value)
 #define shmem_test_some(ivars, nelems, indices, status, cmp, value)                           \
-    SHMPI_GA_SELECT(*(ivars), shmem_, test_some, SHMPI_P2P_TYPES)(ivars, nelems, indices,     \
+    SHMPI_GA_SELECT(*(ivars), shmem_, test_some, SHMPI_GA_P2P_ALL_TYPES)(ivars, nelems, indices,     \
                                                                    status, cmp, value)
 #define shmem_test_all_vector(ivars, nelems, status, cmp, values)                             \
-    SHMPI_GA_SELECT(*(ivars), shmem_, test_all_vector, SHMPI_P2P_TYPES)(ivars, nelems,        \
+    SHMPI_GA_SELECT(*(ivars), shmem_, test_all_vector, SHMPI_GA_P2P_ALL_TYPES)(ivars, nelems,        \
                                                                          status, cmp, values)
 #define shmem_test_any_vector(ivars, nelems, status, cmp, values)                             \
-    SHMPI_GA_SELECT(*(ivars), shmem_, test_any_vector, SHMPI_P2P_TYPES)(ivars, nelems,        \
+    SHMPI_GA_SELECT(*(ivars), shmem_, test_any_vector, SHMPI_GA_P2P_ALL_TYPES)(ivars, nelems,        \
                                                                          status, cmp, values)
 #define shmem_test_some_vector(ivars, nelems, indices, status, cmp, values)                   \
     SHMPI_GA_SELECT(*(ivars), shmem_, test_some_vector,                                       \
-                    SHMPI_P2P_TYPES)(ivars, nelems, indices, status, cmp, values)
+                    SHMPI_GA_P2P_ALL_TYPES)(ivars, nelems, indices, status, cmp, values)
 
 #endif /* SHMPI_GENERICS_AMO_H */

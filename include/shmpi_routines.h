@@ -312,12 +312,8 @@ SHMPI_FN(void, shmem_clear_lock, (long *lock))
                                                     const int *status, int cmp,               \
                                                     const T *cmp_values))
 SHMPI_P2P_TYPES(SHMPI_DECL_P2P)
+SHMPI_P2P_DEPRECATED_TYPES(SHMPI_DECL_P2P)
 #undef SHMPI_DECL_P2P
-#define SHMPI_DECL_P2P_DEPRECATED(N, T)                                                       \
-    SHMPI_FN(void, shmem_##N##_wait_until, (T *ivar, int cmp, T cmp_value))                   \
-    SHMPI_FN(int, shmem_##N##_test, (T *ivar, int cmp, T cmp_value))
-SHMPI_P2P_DEPRECATED_TYPES(SHMPI_DECL_P2P_DEPRECATED)
-#undef SHMPI_DECL_P2P_DEPRECATED
 #define SHMPI_DECL_WAIT_DEPRECATED(N, T)                                                      \
     SHMPI_FN(void, shmem_##N##_wait, (T *ivar, T cmp_value))
 SHMPI_WAIT_DEPRECATED_TYPES(SHMPI_DECL_WAIT_DEPRECATED)

@@ -59,10 +59,19 @@ typedef float _Complex shmpi_complexf_t;
     X(float, float) X(double, double) SHMPI_AMO_DEPRECATED_STD_TYPES(X)
 #define SHMPI_AMO_DEPRECATED_STD_TYPES(X)                                     \
     X(int, int) X(long, long) X(longlong, long long)
+/* The other standard AMO types also get the deprecated names (as in Sandia
+ * OpenSHMEM: shmem_int32_add, shmem_uint64_fetch, ...), as inline
+ * forwarders in shmem.h, not library symbols. */
+#define SHMPI_AMO_DEPRECATED_INLINE_TYPES(X)                                  \
+    X(uint, unsigned int) X(ulong, unsigned long)                             \
+    X(ulonglong, unsigned long long) X(int32, int32_t) X(int64, int64_t)      \
+    X(uint32, uint32_t) X(uint64, uint64_t) X(size, size_t)                   \
+    X(ptrdiff, ptrdiff_t)
 
 /* Point-to-point synchronization types (wait_until, test and friends). */
 #define SHMPI_P2P_TYPES(X) SHMPI_AMO_STD_TYPES(X)
-/* Deprecated p2p types: shmem_short/ushort_wait_until and _test. */
+/* Deprecated p2p types: shmem_short/ushort_wait_until, _test and the
+ * _all/_any/_some forms (Sandia OpenSHMEM and Open MPI have them too). */
 #define SHMPI_P2P_DEPRECATED_TYPES(X) X(short, short) X(ushort, unsigned short)
 /* Deprecated shmem_TYPENAME_wait(ivar, value). */
 #define SHMPI_WAIT_DEPRECATED_TYPES(X)                                        \

@@ -167,6 +167,7 @@ SHMPI_P2P_DEPRECATED_TYPES(DEFINE_P2P_COMPARE)
                          cmp, cmp_values, 0);                                                 \
     }
 SHMPI_P2P_TYPES(DEFINE_P2P_MULTI)
+SHMPI_P2P_DEPRECATED_TYPES(DEFINE_P2P_MULTI)
 
 /* Deprecated forms: wait_until on a long, and wait = wait_until(NE). */
 void(shmem_wait_until)(long *ivar, int cmp, long cmp_value)

@@ -78,7 +78,8 @@ void shmpi_wait_until(const char *routine, bool (*satisfied)(const void *state),
  *   ALL:  returns 1 when every element taking part is ready (0 for a test
  *         that finds one not ready);
  *   ANY:  returns the index of a ready element, SIZE_MAX if none takes
- *         part (or, for a test, none is ready);
+ *         part (or, for a test, none is ready); fair: each call starts
+ *         looking one past the index the previous call returned;
  *   SOME: returns how many are ready and writes their indices to
  *         indices[0..n-1]; 0 if none takes part (or, for a test, is ready).
  * `block` selects wait_until (true) or test (false) behaviour. */

@@ -5,6 +5,7 @@
  */
 #include "shmpi.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void shmpi_barrier_init(void);
@@ -24,10 +25,15 @@ void shmpi_heap_setup(void)
     for (int slot = 0; slot < SHMPI_TEAM_SLOTS; slot++)
         atomic_init(&reserved->team[slot].seq, 0);
     /* shmem_align can honour, symmetrically, any alignment that every PE's
-     * heap base has: the lowest set bit of the OR of all bases. */
+     * heap base has: the lowest set bit of the OR of all bases (window.c
+     * aligns each base to the largest power of two not above the heap
+     * size). */
     unsigned long bits = (unsigned long)(uintptr_t)seg->base, all_bits;
     MPI_Allreduce(&bits, &all_bits, 1, MPI_UNSIGNED_LONG, MPI_BOR, shmpi_g.comm);
-    shmpi_g.heap_align = all_bits ? (size_t)(all_bits & -all_bits) : (size_t)1 << 30;
+    size_t align = all_bits ? (size_t)(all_bits & -all_bits) : (size_t)1 << 62;
+    while (align > seg->size)
+        align /= 2; /* no larger block fits anyway */
+    shmpi_g.heap_align = align;
     shmpi_g.heap_reserved_off = reserved_off;
     shmpi_barrier_init();
 }
@@ -49,8 +55,45 @@ static void *heap_addr(size_t off)
     return shmpi_g.seg[SHMPI_SEG_HEAP].base + off;
 }
 
+/* Sizes in the unit a person reads best: "268435456 bytes" is "256 MiB". */
+static void human_size(char *text, size_t len, size_t bytes)
+{
+    if (bytes >= ((size_t)10 << 20))
+        snprintf(text, len, "%zu MiB", bytes >> 20);
+    else if (bytes >= ((size_t)10 << 10))
+        snprintf(text, len, "%zu KiB", bytes >> 10);
+    else
+        snprintf(text, len, "%zu bytes", bytes);
+}
+
+/* A full heap: NULL is the spec's answer, but programs that do not check
+ * for it crash later with no word about the heap.  So each PE says once per
+ * routine what was asked, what is free and what to change (the routine's
+ * name is its __func__ string: one pointer per routine); SHMEM_DEBUG adds
+ * the fragmentation (largest free block) from PE 0. */
 static void explain_full(const char *routine, size_t size)
 {
+    static const char *told[16];
+    bool first = true;
+    for (size_t i = 0; i < sizeof told / sizeof *told; i++) {
+        if (told[i] == routine) {
+            first = false;
+            break;
+        }
+        if (!told[i]) {
+            told[i] = routine;
+            break;
+        }
+    }
+    if (first) {
+        char free_text[32], heap_text[32];
+        human_size(free_text, sizeof free_text, shmpi_g.heap.size - shmpi_g.heap.used_bytes);
+        human_size(heap_text, sizeof heap_text, shmpi_g.env.symmetric_size);
+        shmpi_warn(routine,
+                   "%zu bytes requested, %s of the %s symmetric heap free; returning NULL "
+                   "(raise SHMEM_SYMMETRIC_SIZE)",
+                   size, free_text, heap_text);
+    }
     if (shmpi_g.env.debug && shmpi_g.my_pe == 0)
         shmpi_warn(routine,
                    "cannot allocate %zu bytes: the symmetric heap is %zu bytes per PE, %zu "
@@ -61,6 +104,14 @@ static void explain_full(const char *routine, size_t size)
                    ((shmpi_g.heap.size + size) >> 20) * 2 + 1);
 }
 
+static void refuse_align(const char *routine, size_t align, const char *what)
+{
+    if (shmpi_g.my_pe == 0)
+        shmpi_warn(routine,
+                   "alignment %zu %s (powers of two up to %zu work); returning NULL", align,
+                   what, shmpi_g.heap_align);
+}
+
 void *shmpi_malloc(const char *routine, size_t size, size_t align, bool zero)
 {
     shmpi_check_ready(routine);
@@ -68,15 +119,15 @@ void *shmpi_malloc(const char *routine, size_t size, size_t align, bool zero)
     check_same_everywhere(routine, "alignment", align);
     if (size == 0)
         return NULL; /* no action, so no barrier (spec) */
-    if (align & (align - 1))
-        shmpi_abort(routine, "alignment %zu is not a power of two", align);
-    if (align > shmpi_g.heap_align)
-        shmpi_abort(routine,
-                    "alignment %zu is larger than shmpi can give on every PE (%zu bytes)",
-                    align, shmpi_g.heap_align);
     size_t off;
     void *ptr = NULL;
-    if (shmpi_heap_alloc(&shmpi_g.heap, size, align, &off) == 0) {
+    /* An alignment that is not a power of two, or larger than the heap,
+     * cannot be given: NULL, as for a heap without room, on every PE. */
+    if (align & (align - 1))
+        refuse_align(routine, align, "is not a power of two");
+    else if (align > shmpi_g.heap_align)
+        refuse_align(routine, align, "is larger than the symmetric heap");
+    else if (shmpi_heap_alloc(&shmpi_g.heap, size, align, &off) == 0) {
         ptr = heap_addr(off);
         if (zero) /* before the barrier: no PE may write into it earlier */
             memset(ptr, 0, size);
@@ -86,12 +137,18 @@ void *shmpi_malloc(const char *routine, size_t size, size_t align, bool zero)
     return ptr;
 }
 
+static bool is_block(const void *ptr, size_t *off)
+{
+    const struct shmpi_segment *seg = &shmpi_g.seg[SHMPI_SEG_HEAP];
+    *off = (uintptr_t)ptr - (uintptr_t)seg->base;
+    return *off < seg->size && shmpi_heap_block_size(&shmpi_g.heap, *off) != 0;
+}
+
 /* Offset of a pointer that must be the start of a live block. */
 static size_t block_offset(const char *routine, const void *ptr)
 {
-    const struct shmpi_segment *seg = &shmpi_g.seg[SHMPI_SEG_HEAP];
-    uintptr_t off = (uintptr_t)ptr - (uintptr_t)seg->base;
-    if (off >= seg->size || shmpi_heap_block_size(&shmpi_g.heap, off) == 0)
+    size_t off;
+    if (!is_block(ptr, &off))
         shmpi_abort(routine,
                     "pointer %p was not returned by shmem_malloc/shmem_align/shmem_realloc "
                     "(or was already freed)",
@@ -119,7 +176,20 @@ void *shmpi_realloc(const char *routine, void *ptr, size_t size)
         shmpi_free(routine, ptr);
         return NULL;
     }
-    size_t off = block_offset(routine, ptr);
+    /* A pointer that is no block (often one already freed: an established
+     * verification suite reallocates those and expects NULL) gets NULL and
+     * a line, with the same barriers as a real reallocation so that PEs
+     * that disagree do not hang. */
+    size_t off;
+    if (!is_block(ptr, &off)) {
+        shmpi_warn(routine,
+                   "pointer %p was not returned by shmem_malloc/shmem_align/shmem_realloc (or "
+                   "was already freed); returning NULL",
+                   ptr);
+        shmpi_barrier_all();
+        shmpi_barrier_all();
+        return NULL;
+    }
     size_t old_size = shmpi_heap_block_size(&shmpi_g.heap, off);
     check_same_everywhere(routine, "size", size);
     shmpi_barrier_all(); /* nobody may still be using the old block */

@@ -26,37 +26,40 @@ static bool takes_part(const int *status, size_t i)
     return !status || status[i] == 0;
 }
 
+/* ANY is fair: each look starts one past the index it last handed out (per
+ * PE, whatever the array), so repeated calls on an array whose elements all
+ * satisfy return every index in turn (the spec's shmem_test_any example
+ * calls it with status NULL until each has been seen).  Relaxed atomics: a
+ * race between threads costs only fairness. */
+static _Atomic size_t any_next;
+
 /* One look at every element taking part.  ALL: returns 1 if all are ready
  * (stops at the first that is not, remembered in *first_unready).  ANY:
- * the index of the first ready one or SIZE_MAX.  SOME: the number of ready
- * ones, their indices in `indices`. */
+ * the index of the first ready one from `from` on, wrapping, or SIZE_MAX.
+ * SOME: the number of ready ones, their indices (ascending) in `indices`. */
 static size_t scan(enum shmpi_wait_kind kind, size_t from, size_t nelems, const int *status,
                    size_t *indices, bool (*ready)(const void *, size_t), const void *state,
                    size_t *first_unready)
 {
+    if (kind == SHMPI_WAIT_ANY) {
+        for (size_t k = 0, i = from; k < nelems; k++, i = i + 1 == nelems ? 0 : i + 1)
+            if (takes_part(status, i) && ready(state, i))
+                return i;
+        return SIZE_MAX;
+    }
     size_t count = 0;
     for (size_t i = from; i < nelems; i++) {
         if (!takes_part(status, i))
             continue;
         bool ok = ready(state, i);
-        switch (kind) {
-        case SHMPI_WAIT_ALL:
-            if (!ok) {
-                *first_unready = i;
-                return 0;
-            }
-            break;
-        case SHMPI_WAIT_ANY:
-            if (ok)
-                return i;
-            break;
-        case SHMPI_WAIT_SOME:
-            if (ok)
-                indices[count++] = i;
-            break;
+        if (kind == SHMPI_WAIT_ALL && !ok) {
+            *first_unready = i;
+            return 0;
         }
+        if (kind == SHMPI_WAIT_SOME && ok)
+            indices[count++] = i;
     }
-    return kind == SHMPI_WAIT_ALL ? 1 : kind == SHMPI_WAIT_ANY ? SIZE_MAX : count;
+    return kind == SHMPI_WAIT_ALL ? 1 : count;
 }
 
 size_t shmpi_wait_multi(const char *routine, enum shmpi_wait_kind kind, bool block,
@@ -74,6 +77,14 @@ size_t shmpi_wait_multi(const char *routine, enum shmpi_wait_kind kind, bool blo
         if (i == nelems)
             return none;
     }
+    /* ANY and SOME are called in loops that go on while they find ready
+     * elements (the spec's examples), so a call that finds one at once must
+     * still let the updates aimed at this PE through MPI land, or the
+     * loop would see its own element forever. */
+    if (!shmpi_g.poll_quietly)
+        shmpi_progress();
+    if (kind == SHMPI_WAIT_ANY)
+        from = atomic_load_explicit(&any_next, memory_order_relaxed) % nelems;
     struct shmpi_waiter waiter = {0};
     for (int attempt = 0;; attempt++) {
         result = scan(kind, from, nelems, status, indices, ready, state, &first_unready);
@@ -82,7 +93,8 @@ size_t shmpi_wait_multi(const char *routine, enum shmpi_wait_kind kind, bool blo
         /* ALL: elements found ready stay counted, the next look starts at
          * the first that was not (the usual wait_until_all meaning: each
          * element in turn is awaited until it satisfies). */
-        from = first_unready;
+        if (kind == SHMPI_WAIT_ALL)
+            from = first_unready;
         if (!block && attempt == 1)
             break;
         /* A test looks twice, with MPI progress between, so repeated tests
@@ -92,6 +104,8 @@ size_t shmpi_wait_multi(const char *routine, enum shmpi_wait_kind kind, bool blo
         else
             shmpi_progress();
     }
+    if (kind == SHMPI_WAIT_ANY && result != SIZE_MAX)
+        atomic_store_explicit(&any_next, result + 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_acquire);
     return result;
 }

@@ -23,12 +23,29 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
-/* Heap bases are aligned to this where shmpi maps the heap itself, which
- * bounds the alignment shmem_align can honour symmetrically. */
-#define HEAP_BASE_ALIGN ((size_t)2 << 20)
+/* shmem_align(A) gives the same offset on every PE only if every PE's heap
+ * base is aligned to A.  So each heap is over-allocated by its base
+ * alignment, the largest power of two not above the heap size, and starts
+ * at the first such boundary: every power-of-two alignment up to the heap
+ * size can be honoured.  The slack is address space only (never touched:
+ * neither anonymous memory nor shared-memory files take pages for it). */
+/* Shared heaps take at most this much slack: MPI maps (and registers) the
+ * whole shared allocation at shmem_init, which takes longer the larger it is,
+ * so there alignments up to 16 MiB (huge pages, cache sets) are guaranteed
+ * and larger ones are given when the bases happen to allow them. */
+#define SHARED_HEAP_MAX_SLACK ((size_t)16 << 20)
+
+static size_t heap_base_align(size_t size)
+{
+    size_t align = 1;
+    while (align <= size / 2)
+        align *= 2;
+    return align;
+}
 
 static MPI_Win shm_win = MPI_WIN_NULL; /* owner of the node-shared heap */
 static MPI_Comm node_comm = MPI_COMM_NULL;
@@ -210,10 +227,12 @@ static void setup_shared_heap(size_t size)
     /* Each PE's heap on its own pages (and NUMA node), not one block. */
     MPI_Info_set(info, "alloc_shared_noncontig", "true");
     void *base;
-    /* One page more, so each heap can start on a page boundary: MPI may
-     * return any alignment (MPICH gives malloc memory to a lone process). */
-    uintptr_t page = (uintptr_t)shmpi_g.page_size;
-    int rc = MPI_Win_allocate_shared((MPI_Aint)(size + page), 1, info, node_comm, &base,
+    /* MPI may return any alignment (MPICH gives malloc memory to a lone
+     * process): the slack lets the heap start on its boundary. */
+    uintptr_t align = heap_base_align(size);
+    if (align > SHARED_HEAP_MAX_SLACK)
+        align = SHARED_HEAP_MAX_SLACK;
+    int rc = MPI_Win_allocate_shared((MPI_Aint)(size + align), 1, info, node_comm, &base,
                                      &shm_win);
     MPI_Info_free(&info);
     if (rc != MPI_SUCCESS)
@@ -221,10 +240,18 @@ static void setup_shared_heap(size_t size)
                     "cannot allocate a %zu-byte symmetric heap in shared memory; lower "
                     "SHMEM_SYMMETRIC_SIZE or set SHMPI_MPI_ONLY=1",
                     size);
-    seg->base = (char *)round_up((uintptr_t)base, page);
+    seg->base = (char *)round_up((uintptr_t)base, align);
 
+    /* Where each peer's heap starts inside its allocation: the rounding is
+     * done in the owner's address space, where the mapping may sit at
+     * another offset from a large boundary than in this one. */
     int n_local;
     MPI_Comm_size(node_comm, &n_local);
+    MPI_Aint *skip = malloc((size_t)n_local * sizeof(*skip));
+    if (!skip)
+        shmpi_abort("shmem_init", "out of memory for %d PEs' heap offsets", n_local);
+    MPI_Aint my_skip = (MPI_Aint)(seg->base - (char *)base);
+    MPI_Allgather(&my_skip, 1, MPI_AINT, skip, 1, MPI_AINT, node_comm);
     MPI_Group node_group, world_group;
     MPI_Comm_group(node_comm, &node_group);
     MPI_Comm_group(shmpi_g.comm, &world_group);
@@ -235,10 +262,9 @@ static void setup_shared_heap(size_t size)
         int disp_unit;
         void *peer_base;
         MPI_Win_shared_query(shm_win, r, &peer_size, &disp_unit, &peer_base);
-        /* The page offset of shared memory is the same in every process,
-         * so the owner's rounding is reproduced here. */
-        seg->peer_ptr[world] = (char *)round_up((uintptr_t)peer_base, page);
+        seg->peer_ptr[world] = (char *)peer_base + skip[r];
     }
+    free(skip);
     MPI_Group_free(&node_group);
     MPI_Group_free(&world_group);
 }
@@ -246,14 +272,48 @@ static void setup_shared_heap(size_t size)
 static void setup_private_heap(size_t size)
 {
     struct shmpi_segment *seg = &shmpi_g.seg[SHMPI_SEG_HEAP];
-    private_heap_map_len = size + HEAP_BASE_ALIGN;
+    size_t align = heap_base_align(size);
+    private_heap_map_len = size + align;
     private_heap_map = mmap(NULL, private_heap_map_len, PROT_READ | PROT_WRITE,
                             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (private_heap_map == MAP_FAILED)
         shmpi_abort("shmem_init",
                     "cannot map a %zu-byte symmetric heap; lower SHMEM_SYMMETRIC_SIZE", size);
-    seg->base = (char *)round_up((uintptr_t)private_heap_map, HEAP_BASE_ALIGN);
+    seg->base = (char *)round_up((uintptr_t)private_heap_map, align);
     seg->peer_ptr[shmpi_g.my_pe] = seg->base;
+}
+
+/* Shared memory is a file system (/dev/shm, tmpfs): its pages are taken when
+ * first written, and a write that finds it full is SIGBUS.  Containers get
+ * 64 MiB of it unless told otherwise (docker run --shm-size).  So before
+ * putting the heaps there, the node's total is compared with what /dev/shm
+ * has free; if it does not fit on some node, every PE places its heap in
+ * private memory, as under SHMPI_MPI_ONLY=1 (slower between PEs of a node,
+ * but correct), and one PE per short node says so. */
+static bool shm_fits(size_t heap_size)
+{
+    MPI_Comm phys;
+    MPI_Comm_split_type(shmpi_g.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &phys);
+    int n_local, local_rank;
+    MPI_Comm_size(phys, &n_local);
+    MPI_Comm_rank(phys, &local_rank);
+    MPI_Comm_free(&phys);
+    size_t per_pe = heap_size + (shmpi_g.env.share_static ? shmpi_g.seg[SHMPI_SEG_DATA].size : 0);
+    double need = (double)per_pe * n_local, avail = need;
+    struct statvfs fs;
+    if (statvfs("/dev/shm", &fs) == 0)
+        avail = (double)fs.f_bavail * (double)fs.f_frsize;
+    int short_here = need > avail, short_somewhere;
+    MPI_Allreduce(&short_here, &short_somewhere, 1, MPI_INT, MPI_LOR, shmpi_g.comm);
+    if (short_here && local_rank == 0)
+        shmpi_warn("shmem_init",
+                   "/dev/shm has %.0f MiB free, the %d PEs of this node need %.0f MiB "
+                   "(SHMEM_SYMMETRIC_SIZE=%zu bytes each): the symmetric heap goes to private "
+                   "memory and PEs of a node reach each other through MPI (slower); give "
+                   "/dev/shm more (docker run --shm-size=%.0fm) or lower SHMEM_SYMMETRIC_SIZE",
+                   avail / 1048576.0, n_local, need / 1048576.0, shmpi_g.env.symmetric_size,
+                   need / 1048576.0 + 64);
+    return !short_somewhere;
 }
 
 /* ---- the window ------------------------------------------------------------------------ */
@@ -308,6 +368,8 @@ void shmpi_segments_init(void)
 
     size_t heap_size = round_up(shmpi_g.env.symmetric_size + SHMPI_HEAP_RESERVED,
                                 (uintptr_t)shmpi_g.page_size);
+    if (!shmpi_g.env.mpi_only && !shm_fits(heap_size))
+        shmpi_g.env.mpi_only = true; /* the heap and static data stay private */
     if (shmpi_g.env.mpi_only)
         setup_private_heap(heap_size);
     else

@@ -259,8 +259,6 @@ int main(int argc, char **argv)
         shmem_free(heap + 1);
     else if (strcmp(what, "bad-cmp") == 0)
         shmem_long_wait_until(heap, 42, 0);
-    else if (strcmp(what, "bad-align") == 0)
-        shmem_align(3, 64);
     else if (strncmp(what, "aset-", 5) == 0) {
         /* Active sets that are not valid, or a caller outside its set. */
         static long psync[SHMEM_BCAST_SYNC_SIZE];
@@ -285,6 +283,44 @@ int main(int argc, char **argv)
             /* the member waits in a barrier while the others end the job */
             shmem_barrier_all();
         }
+    }
+    else if (strcmp(what, "heap-exhausted") == 0) {
+        /* 1 GiB of a 256 MiB heap: NULL, and one line per PE per routine
+         * however often it is asked; the heap still works afterwards. */
+        size_t gib = (size_t)1 << 30;
+        void *a = shmem_malloc(gib), *b = shmem_malloc(gib), *c = shmem_calloc(gib, 2);
+        void *d = shmem_align(4096, gib), *e = shmem_realloc(heap, gib);
+        int nulls = !a + !b + !c + !d + !e;
+        heap[0] = 7;
+        long *f = shmem_malloc(64);
+        if (shmem_my_pe() == 0)
+            printf("heap-exhausted: %d of 5 NULL, heap still usable: %s\n", nulls,
+                   f && heap[0] == 7 ? "yes" : "no");
+        fflush(stdout);
+        shmem_free(f);
+        shmem_finalize();
+        return 0;
+    }
+    else if (strcmp(what, "realloc-freed") == 0) {
+        /* shrealloc/shmem_realloc of a freed block: NULL, the heap fine */
+        long *p = shmem_malloc(64);
+        shmem_free(p);
+        void *a = shrealloc(p, 128), *b = shmem_realloc(p, 256);
+        long *c = shmem_realloc(heap, 1024);
+        if (shmem_my_pe() == 0)
+            printf("realloc-freed: %s %s, heap still usable: %s\n", a ? "ptr" : "NULL",
+                   b ? "ptr" : "NULL", c ? "yes" : "no");
+        fflush(stdout);
+        shmem_finalize();
+        return 0;
+    }
+    else if (strcmp(what, "bad-align") == 0) {
+        void *p = shmem_align(3, 64);
+        if (shmem_my_pe() == 0)
+            printf("shmem_align(3, 64) returned %s\n", p ? "a pointer" : "NULL");
+        fflush(stdout);
+        shmem_finalize();
+        return 0;
     }
     else if (strncmp(what, "team-", 5) == 0 || strncmp(what, "ctx-", 4) == 0) {
         if (team_case(what, heap)) {
