@@ -3,6 +3,8 @@
 # build and install shmpi into ./_install, then compile examples/ring.c with
 # oshcc and run it on 4 PEs with oshrun.
 # Extra configure options: SHMPI_CONFIGURE_FLAGS (CI passes --enable-werror).
+# MPICH by its full path when Debian's mpich is installed (MPICC overrides):
+# with Open MPI installed too, /usr/bin/mpicc may be Open MPI's.
 set -e
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -16,7 +18,10 @@ fi
 mkdir -p _build
 cd _build
 # shellcheck disable=SC2086
-"$top/configure" --prefix="$top/_install" $SHMPI_CONFIGURE_FLAGS >/dev/null
+if [ -z "$MPICC" ] && [ -x /usr/bin/mpicc.mpich ]; then
+    MPICC=/usr/bin/mpicc.mpich
+fi
+"$top/configure" --prefix="$top/_install" ${MPICC:+MPICC="$MPICC"} $SHMPI_CONFIGURE_FLAGS >/dev/null
 make -j2 >/dev/null
 make install >/dev/null
 cd "$top"
