@@ -5,6 +5,8 @@
 # with oshrun.  Without apt-get, or without root and sudo, the packages must
 # be there already (a compiler, MPI with mpicc and mpiexec, autotools, Check).
 # Extra configure options: SHMPI_CONFIGURE_FLAGS (CI passes --enable-werror).
+# MPICH by its full path when Debian's mpich is installed (MPICC overrides):
+# with Open MPI installed too, /usr/bin/mpicc may be Open MPI's.
 set -e
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -34,7 +36,10 @@ fi
 mkdir -p _build
 cd _build
 # shellcheck disable=SC2086
-"$top/configure" --prefix="$top/_install" $SHMPI_CONFIGURE_FLAGS >/dev/null
+if [ -z "$MPICC" ] && [ -x /usr/bin/mpicc.mpich ]; then
+    MPICC=/usr/bin/mpicc.mpich
+fi
+"$top/configure" --prefix="$top/_install" ${MPICC:+MPICC="$MPICC"} $SHMPI_CONFIGURE_FLAGS >/dev/null
 make -j2 >/dev/null
 make install >/dev/null
 cd "$top"

@@ -183,8 +183,8 @@ static uint64_t mpi_cas(const struct mpi_word *w, uint64_t value, uint64_t compa
     uint64_t value_buf, compare_buf, result = 0;
     store_bits(&value_buf, value, w->size);
     store_bits(&compare_buf, compare, w->size);
-    MPI_Compare_and_swap(&value_buf, &compare_buf, &result, w->type, w->pe, w->disp,
-                         shmpi_g.win);
+    shmpi_mpi_compare_and_swap(&value_buf, &compare_buf, &result, w->type, w->size, w->pe,
+                               w->disp);
     shmpi_flush_word(w->pe, w->disp, w->type);
     return load_bits(&result, w->size);
 }
@@ -523,8 +523,8 @@ static void defer(enum shmpi_amo_op op, enum shmpi_amo_type type, const struct m
         uint64_t new_value = apply(op, type, d->guess, operand);
         store_bits(&d->compare_buf, d->guess, w->size);
         store_bits(&d->value_buf, new_value, w->size);
-        MPI_Compare_and_swap(&d->value_buf, &d->compare_buf, &d->result_buf, w->type, w->pe,
-                             w->disp, shmpi_g.win);
+        shmpi_mpi_compare_and_swap(&d->value_buf, &d->compare_buf, &d->result_buf, w->type,
+                                   w->size, w->pe, w->disp);
         hint_set(w, new_value);
     }
     /* No shmpi_flush_mark: the drain flushes the queued PEs itself. */
@@ -602,7 +602,9 @@ void shmpi_amo_routine_nbi(const char *routine, shmem_ctx_t ctx, enum shmpi_amo_
 void shmpi_amo_init(void)
 {
     for (int s = 0; s < SHMPI_NSEGS; s++) {
-        int all_local = !shmpi_g.env.mpi_only && shmpi_g.env.pseudo_node_size == 0;
+        /* One PE: its own memory is all there is (and there is no window). */
+        int all_local = shmpi_g.n_pes == 1 ||
+                        (!shmpi_g.env.mpi_only && shmpi_g.env.pseudo_node_size == 0);
         for (int pe = 0; all_local && pe < shmpi_g.n_pes; pe++)
             if (!shmpi_g.seg[s].peer_ptr[pe])
                 all_local = 0;

@@ -179,6 +179,9 @@ void shmpi_env_print_info(void)
                var->default_text, var->meaning, var->alias ? "; deprecated alias " : "",
                var->alias ? var->alias : "");
     }
+    char library[MPI_MAX_LIBRARY_VERSION_STRING];
+    shmpi_mpi_library(library, sizeof library);
+    printf("  MPI library: %s; window: %s\n", library, shmpi_mpi_window_text());
     printf("  heap in use: %zu bytes per PE\n", shmpi_g.env.symmetric_size);
     printf("  this job: %d PEs, %s; more PEs than CPUs on some machine: %s; waits yield: %s; "
            "waits sleep after %llu us; MPI-path AMO routines use MPI op: %s\n",

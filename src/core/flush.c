@@ -62,6 +62,8 @@ void shmpi_fetch_word(int pe, MPI_Aint disp, MPI_Datatype type, uint64_t *result
 
 void shmpi_flush_word(int pe, MPI_Aint disp, MPI_Datatype type)
 {
+    if (shmpi_g.win == MPI_WIN_NULL) /* one PE: nothing goes through MPI */
+        return;
     if (shmpi_g.yield_waits) {
         uint64_t unused;
         probe_wait(pe, disp, type, &unused);
@@ -91,6 +93,8 @@ void shmpi_flush_mark(int pe)
 
 void shmpi_flush_all(void)
 {
+    if (shmpi_g.win == MPI_WIN_NULL)
+        return;
     if (shmpi_g.yield_waits) {
         /* Probes to the marked PEs, all in flight at once. */
         enum { BATCH = 64 };

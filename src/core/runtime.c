@@ -45,12 +45,11 @@ static void print_banner(void)
     if (shmpi_g.my_pe != 0)
         return;
     if (shmpi_g.env.version) {
-        char mpi_version[MPI_MAX_LIBRARY_VERSION_STRING];
-        int len;
-        MPI_Get_library_version(mpi_version, &len);
-        printf("shmpi %d.%d.%d: OpenSHMEM %d.%d over MPI (%.*s)\n", SHMPI_VERSION_MAJOR,
+        char library[MPI_MAX_LIBRARY_VERSION_STRING];
+        shmpi_mpi_library(library, sizeof library);
+        printf("shmpi %d.%d.%d: OpenSHMEM %d.%d over MPI (%s)\n", SHMPI_VERSION_MAJOR,
                SHMPI_VERSION_MINOR, SHMPI_VERSION_PATCH, SHMEM_MAJOR_VERSION,
-               SHMEM_MINOR_VERSION, (int)strcspn(mpi_version, "\n"), mpi_version);
+               SHMEM_MINOR_VERSION, library);
     }
     if (shmpi_g.env.info)
         shmpi_env_print_info();
@@ -199,6 +198,7 @@ int shmpi_init(const char *routine, int requested)
     shmpi_heap_setup();
     shmpi_amo_init();
     read_node_shape();
+    shmpi_mpi_lib_init();
     arm_grace_at_mpi_finalize();
     shmpi_flush_init();
     shmpi_progress_init();

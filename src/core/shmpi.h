@@ -335,6 +335,20 @@ void *shmpi_malloc(const char *routine, size_t size, size_t align, bool zero);
 void shmpi_free(const char *routine, void *ptr);
 void *shmpi_realloc(const char *routine, void *ptr, size_t size);
 
+/* ---- mpilib: what depends on the MPI library (src/core/mpilib.c) ------------------- */
+/* The first line of MPI_Get_library_version. */
+void shmpi_mpi_library(char *text, size_t len);
+/* Creates shmpi_g.win (dynamic); a failure ends the job with one line. */
+void shmpi_mpi_win_create(MPI_Info info);
+/* Chooses the library-specific paths (after the window and the node shape). */
+void shmpi_mpi_lib_init(void);
+/* MPI_Compare_and_swap on shmpi_g.win of a `size`-byte word, or its
+ * equivalent where the library cannot do it (Open MPI 4.1, own word). */
+void shmpi_mpi_compare_and_swap(const void *value, const void *compare, void *result,
+                                MPI_Datatype type, size_t size, int pe, MPI_Aint disp);
+/* For SHMEM_INFO: the window's kind and component. */
+const char *shmpi_mpi_window_text(void);
+
 /* ---- global state ----------------------------------------------------------------------------- */
 struct shmpi_global {
     atomic_int init_state;       /* SHMPI_STATE_* */

@@ -11,7 +11,8 @@
  * memory (share_data_segment), unless SHMPI_SHARE_STATIC=0 or
  * SHMPI_MPI_ONLY.  Both are attached to one dynamic
  * window, locked for the life of the program, which is how every PE
- * reaches every other PE's memory through MPI.
+ * reaches every other PE's memory through MPI (a job of one PE has no
+ * window: it reaches only its own memory).
  */
 #include "shmpi.h"
 
@@ -332,7 +333,7 @@ static void create_window(void)
     /* Attach happens at the same point on every PE (MPICH may use this to
      * exchange memory keys once). */
     MPI_Info_set(info, "coll_attach", "true");
-    MPI_Win_create_dynamic(info, shmpi_g.comm, &shmpi_g.win);
+    shmpi_mpi_win_create(info);
     MPI_Info_free(&info);
 }
 
@@ -378,19 +379,28 @@ void shmpi_segments_init(void)
     if (node_comm != MPI_COMM_NULL && shmpi_g.env.share_static)
         share_data_segment();
 
-    create_window();
-    for (int s = 0; s < SHMPI_NSEGS; s++)
-        MPI_Win_attach(shmpi_g.win, shmpi_g.seg[s].base, (MPI_Aint)shmpi_g.seg[s].size);
+    /* One PE has no other PE to reach: every access is local, and no window
+     * is made (Open MPI 4.1 has no one-sided component for a 1-process
+     * dynamic window, src/core/mpilib.c). */
+    shmpi_g.win = MPI_WIN_NULL;
+    if (n > 1) {
+        create_window();
+        for (int s = 0; s < SHMPI_NSEGS; s++)
+            MPI_Win_attach(shmpi_g.win, shmpi_g.seg[s].base, (MPI_Aint)shmpi_g.seg[s].size);
+    }
     exchange_bases();
-    MPI_Win_lock_all(MPI_MODE_NOCHECK, shmpi_g.win);
+    if (n > 1)
+        MPI_Win_lock_all(MPI_MODE_NOCHECK, shmpi_g.win);
 }
 
 void shmpi_segments_fini(void)
 {
-    MPI_Win_unlock_all(shmpi_g.win);
-    for (int s = 0; s < SHMPI_NSEGS; s++)
-        MPI_Win_detach(shmpi_g.win, shmpi_g.seg[s].base);
-    MPI_Win_free(&shmpi_g.win);
+    if (shmpi_g.win != MPI_WIN_NULL) {
+        MPI_Win_unlock_all(shmpi_g.win);
+        for (int s = 0; s < SHMPI_NSEGS; s++)
+            MPI_Win_detach(shmpi_g.win, shmpi_g.seg[s].base);
+        MPI_Win_free(&shmpi_g.win);
+    }
     unmap_peer_data();
     if (shm_win != MPI_WIN_NULL)
         MPI_Win_free(&shm_win);

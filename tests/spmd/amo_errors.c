@@ -18,7 +18,11 @@ int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
     /* SHMPI_AMO_OPS cases: the declaration is made before shmem_init. */
+    /* The rank before MPI starts: Hydra (MPICH) sets PMI_RANK, Open MPI's
+     * launcher OMPI_COMM_WORLD_RANK. */
     const char *rank = getenv("PMI_RANK");
+    if (!rank)
+        rank = getenv("OMPI_COMM_WORLD_RANK");
     if (!strcmp(mode, "amo_undeclared"))
         setenv("SHMPI_AMO_OPS", "add,fetch", 1);
     else if (!strcmp(mode, "amo_ops_bad"))
