@@ -42,11 +42,16 @@ fi
 export PYTHONPATH=$src/src
 failed=0
 for np in 1 2 4; do
-    timeout -k 10 "$limit" "$prefix/bin/oshrun" -n "$np" "$python" -m unittest discover -s test \
-        > "$work/test$np.log" 2>&1
+    # Each PE writes its own log: PEs printing to one stream interleave their
+    # lines ("----Ran 110 tests") and a summary could go unseen.
+    rm -f "$work"/test$np.pe*
+    timeout -k 10 "$limit" "$prefix/bin/oshrun" -n "$np" /bin/sh -c \
+        'exec "$0" -m unittest discover -s test > "$1.pe${PMI_RANK:-${OMPI_COMM_WORLD_RANK:-0}}" 2>&1' \
+        "$python" "$work/test$np" > "$work/test$np.launcher" 2>&1
     status=$?
-    # Every PE prints its own summary; report the run count they share and the
-    # largest failure and skip counts.
+    cat "$work/test$np.launcher" "$work"/test$np.pe* > "$work/test$np.log" 2>/dev/null
+    # Report the run count the PEs share and the largest failure and skip
+    # counts; a PE that printed no summary leaves the count of PEs short.
     counts=$(awk '
         /^Ran [0-9]+ test/ { n++; if (run == "" || $2 < run) run = $2 }
         /^(OK|FAILED)/ { f = 0; s = 0
@@ -54,7 +59,7 @@ for np in 1 2 4; do
             if (match($0, /errors=[0-9]+/)) f += substr($0, RSTART + 7, RLENGTH - 7)
             if (match($0, /skipped=[0-9]+/)) s = substr($0, RSTART + 8, RLENGTH - 8)
             if (f > fail) fail = f; if (s > skip) skip = s }
-        END { printf "%d %d %d %d", run, fail, skip, n }' "$work/test$np.log")
+        END { printf "%d %d %d %d", run, fail, skip, n }' "$work"/test$np.pe* /dev/null)
     set -- $counts
     echo "shmem4py tests on $np PEs: $1 run, $2 failed, $3 skipped ($4 PEs reported, exit $status)"
     if [ "$status" -ne 0 ] || [ "$2" -ne 0 ] || [ "$3" -ne 0 ] || [ "$4" -ne "$np" ] || [ "$1" -eq 0 ]; then
