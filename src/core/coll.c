@@ -1,18 +1,18 @@
 /*
  * coll.c - collectives on MPI communicators (see coll.h).
  *
- * Each routine is one MPI collective on the group's communicator.  When no
- * machine runs more PEs than it has CPUs it is the blocking one: MPICH's
- * blocking collectives are 2-4x faster than its nonblocking ones for small
- * messages, and they spin in the progress engine, which also serves RMA
- * aimed at this PE.  On an oversubscribed machine it is the nonblocking one
- * waited for by shmpi_wait_request (progress + yield): a spinning blocking
- * collective starves the PEs it waits for (MPI_Barrier: 12 ms for 4 ranks
- * on 2 cores).  shmpi_g.oversubscribed is the same on every PE, so all
- * members of a communicator pick the same form, as MPI requires (a
- * blocking and a nonblocking collective never match).  Counts beyond an
- * int use the MPI-4 large-count forms where the MPI library has them, so
- * no transfer is cut into pieces.
+ * Each routine is one MPI collective on the group's communicator (collect
+ * of unequal sizes: two).  When the group's members fit the CPUs of their
+ * machines it is the blocking one: MPICH's blocking collectives are 2-4x
+ * faster than its nonblocking ones for small messages, and they spin in the
+ * progress engine, which also serves RMA aimed at this PE.  When they do
+ * not (the team's `crowded`, decided when the team is made) it is the
+ * nonblocking one waited for by shmpi_wait_request (progress + yield): a
+ * spinning blocking collective starves the PEs it waits for.  `crowded` is
+ * the same on every member, so all members pick the same form, as MPI
+ * requires (a blocking and a nonblocking collective never match).  Counts
+ * beyond an int use the MPI-4 large-count forms where the MPI library has
+ * them, so no transfer is cut into pieces.
  *
  * MPI forbids a send buffer that overlaps the receive buffer; the spec
  * allows some overlaps (a reduction in place, a collect whose source is
@@ -42,7 +42,7 @@ typedef int displ_t;
  * NONBLOCKING(args..., &request) and a yielding wait. */
 #define COLL_RUN(BLOCKING, NONBLOCKING, ...)                                                  \
     do {                                                                                      \
-        if (shmpi_g.oversubscribed) {                                                         \
+        if (shmpi_group_crowded(g)) {                                                         \
             MPI_Request coll_req_;                                                            \
             NONBLOCKING(__VA_ARGS__, &coll_req_);                                             \
             shmpi_wait_request(&coll_req_);                                                   \
@@ -77,7 +77,7 @@ typedef int displ_t;
 /* COLL_RUN of a collective with one count N (`n_` in the arguments). */
 #define COLL_RUN_N(N, BLOCKING, NONBLOCKING, ...)                                             \
     do {                                                                                      \
-        if (shmpi_g.oversubscribed) {                                                         \
+        if (shmpi_group_crowded(g)) {                                                         \
             MPI_Request coll_req_;                                                            \
             CALL_N(N, NONBLOCKING, __VA_ARGS__, &coll_req_);                                  \
             shmpi_wait_request(&coll_req_);                                                   \
@@ -182,7 +182,7 @@ int shmpi_coll_broadcast_any(const char *routine, const struct shmpi_group *g, v
         }
     }
     /* nbytes and root_dest are the same on every PE, so is the form. */
-    if (shmpi_g.oversubscribed || (root_dest && nbytes >= SHMPI_BCAST_OVERLAP_MIN)) {
+    if (shmpi_group_crowded(g) || (root_dest && nbytes >= SHMPI_BCAST_OVERLAP_MIN)) {
         MPI_Request req;
         CALL_N(count, MPI_Ibcast, buf, n_, MPI_BYTE, root, g->comm, &req);
         if (copy_after)
@@ -398,7 +398,7 @@ int shmpi_coll_reduce(const char *routine, const struct shmpi_group *g, void *de
                       MPI_Op op)
 {
     /* The common MPI-path case in few instructions, as for broadcast. */
-    bool plain = nelems > 0 && nelems <= INT_MAX && shmpi_mpi_short_path() &&
+    bool plain = nelems > 0 && nelems <= INT_MAX && shmpi_mpi_short_path(g) &&
                  !shmpi_team_has_shm(g->team);
     if (SHMPI_LIKELY(plain && dest == source))
         return MPI_Allreduce(MPI_IN_PLACE, dest, (int)nelems, type, op, g->comm);

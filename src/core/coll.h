@@ -7,7 +7,7 @@
  * resolves to (team.c).  One predicate, shmpi_team_has_shm(), picks the
  * path: the shared-memory engine (coll_shm.c) when every member maps the
  * others' heaps, else one MPI collective on the team's communicator: the
- * blocking one, or on an oversubscribed machine (shmpi_g.oversubscribed)
+ * blocking one, or when the members are crowded (shmpi_group_crowded)
  * the nonblocking one completed by shmpi_wait_request (polls and yields, so
  * the PEs it waits for are not starved).  Either way RMA aimed at this PE
  * progresses while it waits.  On the MPI path buffers are the caller's
@@ -27,8 +27,15 @@ struct shmpi_group {
     MPI_Comm comm;  /* rank == PE number in the team or active set */
     int my_pe;
     int n_pes;
-    struct shmpi_team *team; /* NULL for an active set */
+    struct shmpi_team *team; /* NULL for an active set of one PE */
 };
+
+/* Whether the group's MPI collectives take their nonblocking form (coll.c):
+ * its members outnumber the CPUs of some machine. */
+static inline bool shmpi_group_crowded(const struct shmpi_group *g)
+{
+    return g->team && g->team->crowded;
+}
 
 /* Whether a team's collectives can run in shared memory (coll_shm.c);
  * checked inline so that MPI-path collectives call nothing else first.
@@ -112,12 +119,12 @@ static inline void shmpi_copy_short(void *dest, const void *source, size_t n)
         memcpy(d, s, n);
     }
 }
-/* Whether a collective may go straight to its blocking MPI form: not on a
- * crowded machine (the nonblocking forms, waited for with yields, are
+/* Whether a collective may go straight to its blocking MPI form: not for
+ * crowded members (the nonblocking forms, waited for with yields, are
  * needed there) and not under SHMEM_DEBUG (its checks are needed). */
-static inline bool shmpi_mpi_short_path(void)
+static inline bool shmpi_mpi_short_path(const struct shmpi_group *g)
 {
-    return !shmpi_g.oversubscribed && !shmpi_g.env.debug;
+    return !shmpi_group_crowded(g) && !shmpi_g.env.debug;
 }
 /* From this size up a broadcast with a root copy (the team routines) is
  * nonblocking even when blocking ones are chosen, so the root's copy of
@@ -144,7 +151,7 @@ static SHMPI_ALWAYS_INLINE int shmpi_coll_broadcast(const char *routine,
 {
     /* (nbytes - 1 wraps for 0: the test is 0 < nbytes < OVERLAP_MIN) */
     bool plain = (unsigned)root < (unsigned)g->n_pes &&
-                 nbytes - 1 < SHMPI_BCAST_OVERLAP_MIN - 1 && shmpi_mpi_short_path() &&
+                 nbytes - 1 < SHMPI_BCAST_OVERLAP_MIN - 1 && shmpi_mpi_short_path(g) &&
                  !shmpi_team_has_shm(g->team);
     if (SHMPI_LIKELY(plain && g->my_pe != root))
         return MPI_Bcast(dest, (int)nbytes, MPI_BYTE, root, g->comm);

@@ -194,6 +194,8 @@ struct shmpi_team {
     struct shmpi_ctx *contexts; /* those contexts (list through ctx->next) */
     struct shmpi_team *next, *prev; /* user teams not yet destroyed */
     bool predefined;         /* WORLD and SHARED are never destroyed by users */
+    bool crowded;            /* the members on some machine outnumber its CPUs: MPI
+                                collectives take their nonblocking form (coll.c) */
     struct shmpi_team_shm shm;
 };
 #define SHMPI_TEAM_MAGIC 0x7ea3c0deu
