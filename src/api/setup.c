@@ -89,9 +89,9 @@ void *shmem_ptr(const void *dest, int pe)
     if (pe < 0 || pe >= shmpi_g.n_pes)
         return NULL;
     int s = shmpi_symm_segment(dest, 1);
-    if (s < 0 || !shmpi_g.seg[s].peer_ptr[pe])
+    if (s < 0 || !shmpi_peer_mapped(s, pe))
         return NULL;
-    return shmpi_g.seg[s].peer_ptr[pe] + ((const char *)dest - shmpi_g.seg[s].base);
+    return shmpi_peer_mapped(s, pe) + ((const char *)dest - shmpi_g.seg[s].base);
 }
 
 void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)

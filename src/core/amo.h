@@ -1,8 +1,9 @@
 /*
- * amo.h - internal API of the atomics area: the AMO core (src/core/amo.c)
- * and the waiting loops of point-to-point synchronization
- * (src/core/wait.c).  The typed routines of src/api/{amo,signal,lock,p2p}.c
- * are thin calls into these.
+ * amo.h - internal API of the atomics area: the AMO core (src/core/amo.c,
+ * with its deferred queue amo_deferred.c and SHMPI_AMO_OPS amo_ops.c) and
+ * the waiting loops of point-to-point synchronization (src/core/wait.c).
+ * The typed routines of src/api/{amo,signal,lock,p2p}.c are thin calls
+ * into these.
  */
 #ifndef SHMPI_AMO_H
 #define SHMPI_AMO_H
@@ -48,7 +49,7 @@ void shmpi_amo(const char *routine, shmem_ctx_t ctx, enum shmpi_amo_op op,
 
 /* The same for the routines that need only be complete at the next quiet
  * (non-fetching AMOs, fetching _nbi ones): on the MPI path some are queued
- * (src/core/amo.c, "deferred AMOs"); *fetched is written by the quiet. */
+ * (src/core/amo_deferred.c); *fetched is written by the quiet. */
 void shmpi_amo_nbi(const char *routine, shmem_ctx_t ctx, enum shmpi_amo_op op,
                    enum shmpi_amo_type type, void *dest, const void *operand,
                    const void *compare, void *fetched, int pe);
@@ -67,6 +68,21 @@ void shmpi_amo_routine_nbi(const char *routine, shmem_ctx_t ctx, enum shmpi_amo_
  * update (sig_op SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD) as a uint64 AMO. */
 void shmpi_put_signal(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
                       size_t nbytes, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+
+/* Completes the deferred AMOs (src/core/amo_deferred.c); with !wait_for_lock
+ * it returns at once if another thread (or this one, further up) is at it. */
+void shmpi_amo_drain(bool wait_for_lock);
+
+/* ---- SHMPI_AMO_OPS (src/core/amo_ops.c) -------------------------------------------- */
+/* Checks that SHMPI_AMO_OPS is the same everywhere and chooses the direct
+ * MPI op (collective, during init). */
+void shmpi_amo_init(void);
+/* The SHMPI_AMO_OPS mask of `text` (see struct shmpi_env), 0 if malformed. */
+unsigned shmpi_amo_parse_ops(const char *text);
+/* The window's which_accumulate_ops hint for that mask, and the MPI op that
+ * AMOs use directly ("none" if every AMO is a compare-and-swap). */
+const char *shmpi_amo_window_ops(unsigned amo_ops);
+const char *shmpi_amo_direct_op_name(unsigned amo_ops);
 
 /* ---- waiting (src/core/wait.c) -------------------------------------------------------- */
 /* Waits until satisfied(state) holds, driving progress. */

@@ -11,17 +11,16 @@
  * shmpi_backoff, which drives MPI progress and yields, so a PE waiting here
  * still completes MPI operations aimed at it and more PEs than cores move.
  *
- * Any other barrier is MPI_Barrier, which is 2-4x faster than MPICH's
- * MPI_Ibarrier on 2 ranks and serves RMA while it spins, unless some
- * machine runs more PEs than it has CPUs (shmpi_g.oversubscribed, the same
- * on every PE, so all pick the same form): then
- * MPI_Ibarrier plus shmpi_wait_barrier, since MPI_Barrier would spin
- * without yielding (12 ms for 4 ranks on 2 cores).
+ * Any other barrier is MPI_Barrier, which is several times faster than
+ * MPICH's MPI_Ibarrier and serves RMA while it spins, unless some machine
+ * runs more PEs than it has CPUs (shmpi_job_crowded(), the same on every
+ * PE, so all pick the same form): then MPI_Ibarrier plus
+ * shmpi_wait_barrier, since MPI_Barrier would spin without yielding and
+ * starve the PEs it waits for (benchmarks/RESULTS.md, "Measurements
+ * behind design constants").
  */
 #include "shmpi.h"
 #include "coll.h"
-
-MPI_Comm shmpi_node_comm(void);
 
 /* The node leader's (struct shmpi_reserved), or NULL: MPI only. */
 static struct shmpi_node_barrier *node_barrier;
@@ -29,15 +28,15 @@ static int node_rank, node_size;
 static MPI_Comm leaders = MPI_COMM_NULL;  /* node leaders, if more than one node */
 /* The leaders meet in barrier_spin: with a CPU for every PE in
  * MPI_Barrier, which spins, takes nobody's CPU and serves MPI RMA aimed at
- * them at once (a get from a PE waiting there across 2 emulated nodes: 21
- * us; 80-120 us once it sleeps).  With more PEs than CPUs they first spin
- * in MPI_Test for LEADERS_SPIN_NS unless they alone outnumber some
- * machine's CPUs: the other PEs wait in shared memory, yielding, so a
- * briefly spinning leader starves nobody (2 emulated nodes of 2 PEs on 2
- * cores: 30 us, as MPI_Barrier, against ~1 ms yielding from the start).
- * Then they wait the yielding, sleeping way, so a long wait does not hold a
- * CPU the PE everybody waits for needs (MPI_Barrier spun to the end:
- * tests/spmd/wait_sleep). */
+ * them at once (a sleeping leader serves it several times later).  With
+ * more PEs than CPUs they first spin in MPI_Test for LEADERS_SPIN_NS unless
+ * they alone outnumber some machine's CPUs: the other PEs wait in shared
+ * memory, yielding, so a briefly spinning leader starves nobody and the
+ * barrier is as fast as MPI_Barrier instead of far slower when yielding
+ * from the start (benchmarks/RESULTS.md, "Measurements behind design
+ * constants").  Then they wait the yielding, sleeping way, so a
+ * long wait does not hold a CPU the PE everybody waits for needs
+ * (MPI_Barrier spun to the end: tests/spmd/wait_sleep). */
 #define LEADERS_SPIN_NS (200 * 1000)
 static uint64_t leaders_spin_ns;
 
@@ -50,7 +49,7 @@ void shmpi_barrier_init(void)
     MPI_Comm_size(node, &node_size);
     int leader_world = node_rank == 0 ? shmpi_g.my_pe : -1;
     MPI_Bcast(&leader_world, 1, MPI_INT, 0, node);
-    char *leader_heap = shmpi_g.seg[SHMPI_SEG_HEAP].peer_ptr[leader_world];
+    char *leader_heap = shmpi_peer_mapped(SHMPI_SEG_HEAP, leader_world);
     node_barrier =
         &((struct shmpi_reserved *)(leader_heap + shmpi_g.heap_reserved_off))->node_barrier;
     if (node_rank == 0) {
@@ -82,7 +81,7 @@ void shmpi_barrier_fini(void)
  * MPI_Ibarrier, spun on for up to spin_ns, then waited for while yielding. */
 static void barrier_spin(MPI_Comm comm, uint64_t spin_ns)
 {
-    if (!shmpi_g.oversubscribed) {
+    if (!shmpi_job_crowded()) {
         MPI_Barrier(comm);
         return;
     }
@@ -99,8 +98,8 @@ void shmpi_barrier_comm(MPI_Comm comm)
 void shmpi_sync_world(void)
 {
     /* One node, all mapped: the world team's event barrier (coll_shm.c),
-     * which needs no leader to release the others (4 PEs on 2 CPUs: 2.4
-     * us instead of 3.7, 2 PEs: 0.08 instead of 0.11). */
+     * which needs no leader to release the others, and is faster for it
+     * (benchmarks/RESULTS.md, "Measurements behind design constants"). */
     if (shmpi_shm_sync(&shmpi_g.team_world))
         return;
     if (!node_barrier) {

@@ -1,18 +1,21 @@
 /*
- * coll.c - collectives on MPI communicators (see coll.h).
+ * coll.c - collectives on MPI communicators (see coll.h), and the entry
+ * of every collective: a team with shared memory goes to coll_shm.c first.
  *
- * Each routine is one MPI collective on the group's communicator (collect
- * of unequal sizes: two).  When the group's members fit the CPUs of their
- * machines it is the blocking one: MPICH's blocking collectives are 2-4x
- * faster than its nonblocking ones for small messages, and they spin in the
- * progress engine, which also serves RMA aimed at this PE.  When they do
- * not (the team's `crowded`, decided when the team is made) it is the
- * nonblocking one waited for by shmpi_wait_request (progress + yield): a
- * spinning blocking collective starves the PEs it waits for.  `crowded` is
- * the same on every member, so all members pick the same form, as MPI
- * requires (a blocking and a nonblocking collective never match).  Counts
- * beyond an int use the MPI-4 large-count forms where the MPI library has
- * them, so no transfer is cut into pieces.
+ * On the MPI path a routine is one MPI collective on the group's
+ * communicator, or a few (a collect first gathers the sizes; SHMEM_DEBUG
+ * adds checks).  When the team's members fit the CPUs of their machines
+ * (not shmpi_team_crowded) they are the blocking forms: MPICH's blocking
+ * collectives are several times faster than its nonblocking ones for small
+ * messages, and they spin in the progress engine, which also serves RMA
+ * aimed at this PE.  For crowded members they are the nonblocking ones
+ * waited for by shmpi_wait_request (progress + yield): a spinning blocking
+ * collective starves the PEs it waits for (benchmarks/RESULTS.md,
+ * "Measurements behind design constants").  The predicate is the same on
+ * every member, so all members of a communicator pick the same form, as MPI
+ * requires (a blocking and a nonblocking collective never match).  Counts beyond an int use the
+ * MPI-4 large-count forms where the MPI library has them, so no transfer
+ * is cut into pieces.
  *
  * MPI forbids a send buffer that overlaps the receive buffer; the spec
  * allows some overlaps (a reduction in place, a collect whose source is
@@ -42,7 +45,7 @@ typedef int displ_t;
  * NONBLOCKING(args..., &request) and a yielding wait. */
 #define COLL_RUN(BLOCKING, NONBLOCKING, ...)                                                  \
     do {                                                                                      \
-        if (shmpi_group_crowded(g)) {                                                         \
+        if (shmpi_team_crowded(g->team)) {                                                         \
             MPI_Request coll_req_;                                                            \
             NONBLOCKING(__VA_ARGS__, &coll_req_);                                             \
             shmpi_wait_request(&coll_req_);                                                   \
@@ -53,8 +56,8 @@ typedef int displ_t;
 
 /* F(args...) where the arguments name the count `n_`, which is N: the
  * MPI-4 large-count form F_c only when N does not fit in an int, since
- * MPICH's _c entry points cost more (2-8 ns per call on 2 ranks, 10% of an
- * 8-byte broadcast). */
+ * MPICH's _c entry points cost more per call (benchmarks/RESULTS.md,
+ * "Measurements behind design constants"). */
 #if MPI_VERSION >= 4
 #define CALL_N(N, F, ...)                                                                     \
     do {                                                                                      \
@@ -77,7 +80,7 @@ typedef int displ_t;
 /* COLL_RUN of a collective with one count N (`n_` in the arguments). */
 #define COLL_RUN_N(N, BLOCKING, NONBLOCKING, ...)                                             \
     do {                                                                                      \
-        if (shmpi_group_crowded(g)) {                                                         \
+        if (shmpi_team_crowded(g->team)) {                                                         \
             MPI_Request coll_req_;                                                            \
             CALL_N(N, NONBLOCKING, __VA_ARGS__, &coll_req_);                                  \
             shmpi_wait_request(&coll_req_);                                                   \
@@ -182,7 +185,7 @@ int shmpi_coll_broadcast_any(const char *routine, const struct shmpi_group *g, v
         }
     }
     /* nbytes and root_dest are the same on every PE, so is the form. */
-    if (shmpi_group_crowded(g) || (root_dest && nbytes >= SHMPI_BCAST_OVERLAP_MIN)) {
+    if (shmpi_team_crowded(g->team) || (root_dest && nbytes >= SHMPI_BCAST_OVERLAP_MIN)) {
         MPI_Request req;
         CALL_N(count, MPI_Ibcast, buf, n_, MPI_BYTE, root, g->comm, &req);
         if (copy_after)
@@ -203,8 +206,8 @@ int shmpi_coll_collect(const char *routine, const struct shmpi_group *g, void *d
         return 0;
     int n = g->n_pes;
     uint64_t mine = nbytes;
-    /* Up to COLLECT_STACK_PES members the tables live on the stack (three
-     * mallocs cost ~5% of a 2-PE collect of 8 bytes). */
+    /* Up to COLLECT_STACK_PES members the tables live on the stack: three
+     * mallocs were a measurable share of a small collect. */
     enum { COLLECT_STACK_PES = 64 };
     uint64_t sizes_here[COLLECT_STACK_PES];
     count_t counts_here[COLLECT_STACK_PES];

@@ -6,9 +6,10 @@
  * A collective runs over a group: a team, or the team an active set
  * resolves to (team.c).  One predicate, shmpi_team_has_shm(), picks the
  * path: the shared-memory engine (coll_shm.c) when every member maps the
- * others' heaps, else one MPI collective on the team's communicator: the
- * blocking one, or when the members are crowded (shmpi_group_crowded)
- * the nonblocking one completed by shmpi_wait_request (polls and yields, so
+ * others' heaps (decided at team creation with shmpi_shm_reaches, shape.h),
+ * else MPI collectives on the team's communicator (coll.c): the blocking
+ * forms, or when the members are crowded (shmpi_team_crowded) the
+ * nonblocking ones completed by shmpi_wait_request (polls and yields, so
  * the PEs it waits for are not starved).  Either way RMA aimed at this PE
  * progresses while it waits.  On the MPI path buffers are the caller's
  * local addresses (MPI needs no symmetric ones).
@@ -29,13 +30,6 @@ struct shmpi_group {
     int n_pes;
     struct shmpi_team *team; /* NULL for an active set of one PE */
 };
-
-/* Whether the group's MPI collectives take their nonblocking form (coll.c):
- * its members outnumber the CPUs of some machine. */
-static inline bool shmpi_group_crowded(const struct shmpi_group *g)
-{
-    return g->team && g->team->crowded;
-}
 
 /* Whether a team's collectives can run in shared memory (coll_shm.c);
  * checked inline so that MPI-path collectives call nothing else first.
@@ -66,8 +60,9 @@ static inline struct shmpi_group shmpi_team_group(const char *routine, shmem_tea
 struct shmpi_group shmpi_aset_group(const char *routine, int PE_start, int logPE_stride,
                                     int PE_size);
 /* The set of all PEs (what most programs pass) inline, any other set
- * through shmpi_aset_group: a call in between costs ~5% of a 2-PE
- * MPI_Bcast of 8 bytes. */
+ * through shmpi_aset_group: a call in between is a measurable share of a
+ * small MPI_Bcast (benchmarks/RESULTS.md, "Measurements behind design
+ * constants"). */
 static SHMPI_ALWAYS_INLINE struct shmpi_group shmpi_aset_group_inline(const char *routine,
                                                                      int start, int log_stride,
                                                                      int size)
@@ -92,8 +87,9 @@ static inline bool shmpi_overlap(const void *a, size_t a_len, const void *b, siz
     return a_len > 0 && b_len > 0 && x < y + b_len && y < x + a_len;
 }
 /* memcpy for buffers that do not overlap, in a few moves up to 16 bytes:
- * a broadcast root's 8-byte copy through the memcpy call cost ~8 ns, on a
- * 2-PE MPI_Bcast of 0.10-0.11 us. */
+ * a broadcast root's short copy through the memcpy call was a measurable
+ * share of a small MPI_Bcast (benchmarks/RESULTS.md, "Measurements behind
+ * design constants"). */
 static inline void shmpi_copy_short(void *dest, const void *source, size_t n)
 {
     char *d = dest;
@@ -124,14 +120,13 @@ static inline void shmpi_copy_short(void *dest, const void *source, size_t n)
  * needed there) and not under SHMEM_DEBUG (its checks are needed). */
 static inline bool shmpi_mpi_short_path(const struct shmpi_group *g)
 {
-    return !shmpi_group_crowded(g) && !shmpi_g.env.debug;
+    return !shmpi_team_crowded(g->team) && !shmpi_g.env.debug;
 }
 /* From this size up a broadcast with a root copy (the team routines) is
  * nonblocking even when blocking ones are chosen, so the root's copy of
- * source to dest overlaps the transfer: measured on 2 PEs, 1 MiB copy +
- * MPI_Bcast 93-103 us, MPI_Ibcast with the copy while it runs 73-77 us (as
- * MPI_Bcast alone); at 64 KiB the blocking form with the copy was still
- * faster. */
+ * source to dest overlaps the transfer; below it the blocking form with
+ * the copy was faster (benchmarks/RESULTS.md, "Measurements behind
+ * design constants"). */
 #define SHMPI_BCAST_OVERLAP_MIN ((size_t)256 * 1024)
 
 /* Broadcast nbytes from source on `root` to dest on the others; on the
@@ -141,9 +136,9 @@ static inline bool shmpi_mpi_short_path(const struct shmpi_group *g)
 int shmpi_coll_broadcast_any(const char *routine, const struct shmpi_group *g, void *dest,
                              const void *source, size_t nbytes, int root, bool root_dest);
 /* The same, with that common case inline in the API routine, so that it
- * reaches MPI_Bcast in a few instructions: on a 0.10-us 2-PE MPI_Bcast
- * (pinned, MPI-only) a call in between and the root's memcpy call cost
- * 13.6 ns over raw MPI_Bcast, this form 2.9 ns (means of 8 jobs). */
+ * reaches MPI_Bcast in a few instructions: a call in between and the
+ * root's memcpy call cost several times what this form costs over a raw
+ * MPI_Bcast (benchmarks/RESULTS.md, "Measurements behind design constants"). */
 static SHMPI_ALWAYS_INLINE int shmpi_coll_broadcast(const char *routine,
                                                     const struct shmpi_group *g, void *dest,
                                                     const void *source, size_t nbytes,

@@ -6,10 +6,10 @@
  * reductions and scans.  Everything else stays an MPI collective (coll.c).
  *
  * Such a team owns a slot (struct shmpi_team_slot) at the same index in
- * every member's reserved heap block: an event counter and two halves of
- * scratch.  The members synchronize by events, numbered alike on all of
- * them: a member arrives at event s by storing s in its counter, after
- * everything it wrote for s; a member waits for s by polling the counters
+ * every member's reserved heap block: an event counter, a ring of
+ * SHMPI_SLOT_RING lines and a ring of as many scratch areas.  The members
+ * synchronize by events, numbered alike on all of them: a member arrives
+ * at event s by storing s in its counter, after everything it wrote for s; a member waits for s by polling the counters
  * of the members it needs (all of them, or just a broadcast's root), with
  * shmpi_backoff.  Nobody releases anybody, so a broadcast's root does not
  * wait for the others, and no central counter is passed around.
@@ -19,9 +19,9 @@
  * arriving at s + 1.  So before writing area s % R a member waits until
  * all have arrived at s - R + 1: then nobody still reads what it wrote
  * there for s - R.  A broadcast's root can thus run R - 1 events ahead of
- * the others, who catch up in one go when they get a CPU (8-byte broadcast,
- * 4 PEs on 2 CPUs: 2.6 us with R = 2, 1.4 with 4, 0.6 with 8, 0.27 with 16,
- * 0.14 with 32).
+ * the others, who catch up in one go when they get a CPU; on a crowded
+ * machine a longer ring made small broadcasts much faster
+ * (benchmarks/RESULTS.md, "Measurements behind design constants").
  *
  * Small collectives are one event: each PE copies its contribution into
  * its scratch, arrives, waits, and reads the others' scratch into its own
@@ -91,7 +91,7 @@ static uint64_t unmapped_segments(const struct shmpi_team *t)
     uint64_t unmapped = 0;
     for (int s = 0; s < SHMPI_NSEGS; s++)
         for (int pe = 0; pe < t->n_pes; pe++)
-            if (shmpi_g.env.mpi_only || !shmpi_g.seg[s].peer_ptr[world_of(t, pe)])
+            if (!shmpi_shm_reaches(s, world_of(t, pe)))
                 unmapped |= (uint64_t)1 << s;
     return unmapped;
 }
@@ -106,7 +106,7 @@ static void all_reduce(uint64_t *values, int n, MPI_Op op, MPI_Comm comm)
 
 static struct shmpi_team_slot *slot_of(int world_pe, int slot)
 {
-    char *heap = shmpi_g.seg[SHMPI_SEG_HEAP].peer_ptr[world_pe];
+    char *heap = shmpi_peer_mapped(SHMPI_SEG_HEAP, world_pe);
     return &((struct shmpi_reserved *)(heap + shmpi_g.heap_reserved_off))->team[slot];
 }
 
@@ -215,8 +215,8 @@ static char *own_scratch(struct shmpi_team *t)
 
 /* Data of up to SHMPI_LINE_DATA bytes travels in a line of its own with
  * the number of its event stamped beside it, so a reader fetches one cache
- * line instead of the writer's counter and then the data (a line moves
- * between this machine's CPUs in 50-270 ns).  The lines follow the ring of
+ * line instead of the writer's counter and then the data: each cache line
+ * moved between CPUs is a wait.  The lines follow the ring of
  * the scratch areas; only this path writes them, so a stamp only grows,
  * as events do (a team that takes over a slot starts above every member's
  * counter). */
@@ -311,7 +311,7 @@ static const char *published(const struct shmpi_team *t, int pe, uint64_t s)
     const struct origin *o = (const struct origin *)scratch(t, pe, s);
     if (o->segment < 0)
         return NULL;
-    return shmpi_g.seg[o->segment].peer_ptr[world_of(t, pe)] + o->offset;
+    return shmpi_peer_mapped(o->segment, world_of(t, pe)) + o->offset;
 }
 
 /* Whether peers can read [data, data + len) directly. */
@@ -569,9 +569,9 @@ bool shmpi_shm_collect(const char *routine, struct shmpi_team *t, void *dest,
         size_t len = h->nbytes;
         const char *from;
         if (collect_own(h, off, total, dseg, doff))
-            from = shmpi_g.seg[dseg].peer_ptr[world_of(t, pe)] + doff + off;
+            from = shmpi_peer_mapped(dseg, world_of(t, pe)) + doff + off;
         else if (h->how == COLLECT_DIRECT)
-            from = shmpi_g.seg[h->segment].peer_ptr[world_of(t, pe)] + h->at;
+            from = shmpi_peer_mapped(h->segment, world_of(t, pe)) + h->at;
         else if (mine_copied)
             from = NULL; /* copied above */
         else if (h->how == COLLECT_SCRATCH)
@@ -654,8 +654,9 @@ bool shmpi_shm_alltoalls(const char *routine, struct shmpi_team *t, void *dest,
 }
 
 /* ---- reductions ------------------------------------------------------------------------
- * Most reductions combine inline: MPI_Reduce_local costs ~0.13 us a call
- * here (MPICH 4.0.2), as much as the rest of a 1-long reduce on 2 PEs.
+ * Most reductions combine inline: an MPI_Reduce_local call costs as much
+ * as the rest of a small reduction (benchmarks/RESULTS.md, "Measurements
+ * behind design constants").
  * Integers add and multiply as unsigned (wrapping, as MPI does, without
  * signed overflow); other types (long double, complex) go to MPI. */
 enum elem_kind { ELEM_OTHER, ELEM_SIGNED, ELEM_UNSIGNED, ELEM_FLOAT };
@@ -773,17 +774,16 @@ static void combine(void *io, const void *in, size_t n, size_t elem_size, MPI_Da
 }
 
 /* Reductions up to this size go through scratch, in pieces of one area
- * (one event each); larger ones are sliced (reduce_sliced).  Measured,
- * long sum, us per call, 2 PEs | 4 PEs on 2 CPUs, through scratch vs MPI
- * (SHMPI_MPI_ONLY=1): 4 KiB 1.1 vs 1.7 | 11-16 vs 25-34; 8 KiB 2.1 vs 1.9
- * | 22-31 vs 27-36. */
+ * (one event each); larger ones are sliced (reduce_sliced).  Beyond it
+ * scratch no longer beat MPI (benchmarks/RESULTS.md, "Measurements behind
+ * design constants"). */
 #define REDUCE_SCRATCH_MAX ((size_t)4 * 1024)
 
 /* Member pe's copy of the symmetric buffer at `mine` (mapped segment). */
 static const char *peer_copy(const char *routine, const struct shmpi_team *t, int pe,
                              const void *mine, size_t len)
 {
-    return shmpi_symm_target(routine, mine, len, world_of(t, pe)).local;
+    return shmpi_symm_target(routine, mine, len, world_of(t, pe)).mapped;
 }
 
 /* Where member pe's slice of nelems elements starts (elements). */

@@ -3,7 +3,7 @@
  * deprecated alias, default, meaning.  SHMEM_INFO prints the table, and
  * README.md has the same rows (tests/env_table.test checks both ways).
  */
-#include "shmpi.h"
+#include "amo.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,12 +181,12 @@ void shmpi_env_print_info(void)
     }
     char library[MPI_MAX_LIBRARY_VERSION_STRING];
     shmpi_mpi_library(library, sizeof library);
-    printf("  MPI library: %s; window: %s\n", library, shmpi_mpi_window_text());
+    printf("  MPI library: %s; window: %s\n", library, shmpi_rma_window_text());
     printf("  heap in use: %zu bytes per PE\n", shmpi_g.env.symmetric_size);
     printf("  this job: %d PEs, %s; more PEs than CPUs on some machine: %s; waits yield: %s; "
            "waits sleep after %llu us; MPI-path AMO routines use MPI op: %s\n",
-           shmpi_g.n_pes, shmpi_g.spans_nodes ? "several nodes" : "one node",
-           shmpi_g.oversubscribed ? "yes" : "no", shmpi_g.yield_waits ? "yes" : "no",
+           shmpi_g.n_pes, shmpi_job_spans_nodes() ? "several nodes" : "one node",
+           shmpi_job_crowded() ? "yes" : "no", shmpi_g.yield_waits ? "yes" : "no",
            (unsigned long long)(shmpi_g.poll_ns / 1000),
            shmpi_amo_direct_op_name(shmpi_g.env.amo_ops));
     fflush(stdout);

@@ -5,12 +5,12 @@
  * engine, and with MPICH ch4 an operation completes only while its target
  * is inside MPI.  When a node runs more PEs than it has cores, a spinning
  * origin keeps its core for a whole time slice while the target it waits
- * for is not scheduled: measured with 8 PEs on one core, each AMO took
- * several milliseconds and a stress test ran 100 times slower.
+ * for is not scheduled, and every AMO waits for a time slice
+ * (benchmarks/RESULTS.md, "Measurements behind design constants").
  *
  * So when waits must yield (shmpi_g.yield_waits: SHMPI_YIELD_WAITS, by
- * default "when oversubscribed"), a flush first waits, yielding, for a
- * request-based probe aimed at the same target, and only then calls the
+ * default when the job is crowded, shmpi_job_crowded), a flush first
+ * waits, yielding, for a request-based probe aimed at the same target, and only then calls the
  * real MPI flush, which by then has (nearly) nothing left to wait for:
  *   - the probe is MPI_Rget_accumulate(MPI_NO_OP) of one word; its request
  *     completes when the target answered it (shmpi_wait_request yields);
@@ -30,15 +30,14 @@
  * reserved block, which every PE has. */
 static MPI_Aint reserved_word(int pe)
 {
-    return shmpi_g.seg[SHMPI_SEG_HEAP].remote_base[pe];
+    return shmpi_rma_disp(SHMPI_SEG_HEAP, pe, 0);
 }
 
 static void probe_start(int pe, MPI_Aint disp, MPI_Datatype type, uint64_t *result,
                         MPI_Request *req)
 {
     uint64_t unused = 0;
-    MPI_Rget_accumulate(&unused, 1, type, result, 1, type, pe, disp, 1, type, MPI_NO_OP,
-                        shmpi_g.win, req);
+    shmpi_rma_rget_accumulate(&unused, result, type, pe, disp, MPI_NO_OP, req);
 }
 
 /* Reads the word through a probe, waiting (yielding) for the answer. */
@@ -56,19 +55,19 @@ void shmpi_fetch_word(int pe, MPI_Aint disp, MPI_Datatype type, uint64_t *result
         return;
     }
     uint64_t unused = 0;
-    MPI_Fetch_and_op(&unused, result, type, pe, disp, MPI_NO_OP, shmpi_g.win);
-    MPI_Win_flush(pe, shmpi_g.win);
+    shmpi_rma_fetch_and_op(&unused, result, type, pe, disp, MPI_NO_OP);
+    shmpi_rma_flush(pe);
 }
 
 void shmpi_flush_word(int pe, MPI_Aint disp, MPI_Datatype type)
 {
-    if (shmpi_g.win == MPI_WIN_NULL) /* one PE: nothing goes through MPI */
+    if (!shmpi_rma_active()) /* one PE: nothing goes through MPI */
         return;
     if (shmpi_g.yield_waits) {
         uint64_t unused;
         probe_wait(pe, disp, type, &unused);
     }
-    MPI_Win_flush(pe, shmpi_g.win);
+    shmpi_rma_flush(pe);
 }
 
 void shmpi_flush(int pe)
@@ -93,7 +92,7 @@ void shmpi_flush_mark(int pe)
 
 void shmpi_flush_all(void)
 {
-    if (shmpi_g.win == MPI_WIN_NULL)
+    if (!shmpi_rma_active())
         return;
     if (shmpi_g.yield_waits) {
         /* Probes to the marked PEs, all in flight at once. */
@@ -113,12 +112,12 @@ void shmpi_flush_all(void)
                 shmpi_wait_request(&reqs[i]);
         }
     }
-    MPI_Win_flush_all(shmpi_g.win);
+    shmpi_rma_flush_all();
 }
 
 void shmpi_flush_init(void)
 {
-    shmpi_g.yield_waits = shmpi_g.env.yield_waits < 0 ? shmpi_g.oversubscribed
+    shmpi_g.yield_waits = shmpi_g.env.yield_waits < 0 ? shmpi_job_crowded()
                                                       : shmpi_g.env.yield_waits != 0;
     pending_words = ((size_t)shmpi_g.n_pes + 63) / 64;
     pending_bits = calloc(pending_words, sizeof(*pending_bits));

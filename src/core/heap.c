@@ -8,8 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-void shmpi_barrier_init(void);
-
 void shmpi_heap_setup(void)
 {
     struct shmpi_segment *seg = &shmpi_g.seg[SHMPI_SEG_HEAP];

@@ -7,7 +7,7 @@
  * waiter that only spins steals the CPU from the PE it waits for, so after
  * a few turns the loop yields, and after SHMPI_POLL_US it sleeps briefly.
  */
-#include "shmpi.h"
+#include "amo.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -19,14 +19,15 @@
 #define SPINS_BEFORE_YIELD 16
 /* The sleep between polls once a wait has lasted SHMPI_POLL_US: an eighth
  * of the time waited so far, so waking late adds at most ~1/8 to a wait,
- * from 50 us up to shmpi_g.sleep_max_ns (1 ms or 50 us).  Each wake-up costs ~15 us of CPU
- * on this VM: 2 PEs copying beside 2 sleeping ones on 2 CPUs reach 41 GB/s
- * with 50-us sleeps, 52 with 1-ms ones (54 alone). */
+ * from SLEEP_MIN_NS up to shmpi_g.sleep_max_ns.  Every wake-up costs CPU
+ * that PEs beside the sleeper could use, so a crowded PE sleeps longer
+ * (benchmarks/RESULTS.md, "Measurements behind design constants"). */
 #define SLEEP_MIN_NS (50 * 1000)
 /* The least a wait for an MPI request polls (the default SHMPI_POLL_US
- * of a machine with a CPU per PE): measured, a 1-MiB MPI_Iallreduce on 4
- * PEs on 2 CPUs took 1.36 ms with waits that slept after 100 us, 0.4 ms
- * without. */
+ * of a machine with a CPU per PE): a nonblocking collective moves only
+ * while its PEs are inside MPI, and sleeping early made a large one several
+ * times slower (benchmarks/RESULTS.md, "Measurements behind design
+ * constants"). */
 #define MPI_REQUEST_POLL_NS (10000 * 1000)
 #define SLEEP_DIVISOR 8
 
@@ -51,16 +52,16 @@ static uint64_t now_ns(void)
 void shmpi_progress_init(void)
 {
     /* A yielding waiter still takes an equal share of a crowded CPU (Linux's
-     * EEVDF scheduler runs it again as soon as it is owed time: measured, 2
-     * copying PEs beside 2 yielding waiters on 2 CPUs copy at half speed).
+     * EEVDF scheduler runs it again as soon as it is owed time, so copying
+     * PEs beside yielding waiters slow down: benchmarks/RESULTS.md,
+     * "Measurements behind design constants").
      * Sleeping gives that share back.  So a crowded PE sleeps soon, longer
      * the longer it waits, if nothing needs its progress: every PE maps
      * every other's memory.  Otherwise waiters serve the MPI operations
      * aimed at them, which complete only while they are inside MPI: they
      * poll long and sleep briefly. */
-    bool all_mapped =
-        shmpi_g.seg_all_local[SHMPI_SEG_HEAP] && shmpi_g.seg_all_local[SHMPI_SEG_DATA];
-    bool sleep_soon = shmpi_g.oversubscribed && all_mapped;
+    bool all_mapped = shmpi_job_all_mapped();
+    bool sleep_soon = shmpi_job_crowded() && all_mapped;
     long us = shmpi_g.env.poll_us;
     if (us < 0)
         us = sleep_soon ? 100 : MPI_REQUEST_POLL_NS / 1000;
@@ -71,16 +72,15 @@ void shmpi_progress_init(void)
 
 /* When every PE maps every other's memory, every put, get and AMO aimed at
  * this PE is a CPU access that needs nothing from it, so most turns of a
- * waiting loop only look at the awaited memory (the probe took ~0.1 us a
- * turn: a 2-PE put+quiet ping-pong's half round trip was 1.46x the cache
- * line's, 1.04-1.08x without).  One turn in QUIET_LOOKS still enters MPI,
- * for the program's own MPI traffic, and counts towards yielding.  With a
- * CPU per PE that is after SPINS_BEFORE_YIELD of them (128 looks, ~3 us):
- * yielding sooner made a 2-PE barrier slower when a cache line takes
- * ~0.25 us between the CPUs (0.43 -> 0.47-0.49 us: waits of ~0.3 us began
- * to yield).  With more PEs than CPUs, after QUIET_SPINS_CROWDED (16 looks,
- * ~0.5 us): the PE waited for may need this CPU, and waiting longer made a
- * 4-PE ping-pong on 2 CPUs slower (2.0 us at 2, 2.6 at 4, 5.3 at 16). */
+ * waiting loop only look at the awaited memory (an MPI probe on every turn
+ * slowed a put+quiet ping-pong noticeably).  One turn in QUIET_LOOKS still
+ * enters MPI, for the program's own MPI traffic, and counts towards
+ * yielding.  With a CPU per PE that is after SPINS_BEFORE_YIELD of them
+ * (128 looks): yielding sooner made short barriers slower, as waits of a
+ * few cache-line transfers began to yield.  With more PEs than CPUs, after
+ * QUIET_SPINS_CROWDED (16 looks): the PE waited for may need this CPU, and
+ * waiting longer made a crowded ping-pong slower.  The numbers:
+ * benchmarks/RESULTS.md, "Measurements behind design constants". */
 #define QUIET_LOOKS 8
 #define QUIET_SPINS_CROWDED 2
 
@@ -100,7 +100,7 @@ void shmpi_backoff(struct shmpi_waiter *w)
     shmpi_progress();
     unsigned n = ++w->spins;
     unsigned spin_turns =
-        w->looks && shmpi_g.oversubscribed ? QUIET_SPINS_CROWDED : SPINS_BEFORE_YIELD;
+        w->looks && shmpi_job_crowded() ? QUIET_SPINS_CROWDED : SPINS_BEFORE_YIELD;
     if (n < spin_turns)
         return;
     uint64_t now = now_ns();
@@ -144,7 +144,8 @@ static void wait_request(MPI_Request *req, uint64_t spin_ns, bool steady)
         if (done)
             return;
         /* MPI_Test alone serves RMA aimed at this PE far more slowly than a
-         * probe does (measured: 1.2 ms instead of 1.7 us per remote AMO). */
+         * probe does (benchmarks/RESULTS.md, "Measurements behind design
+         * constants"). */
         shmpi_backoff(&waiter);
     }
 }
@@ -177,7 +178,8 @@ static void *progress_loop(void *arg)
     long us = shmpi_g.env.progress_interval_us;
     struct timespec pause = {us / 1000000, us % 1000000 * 1000};
     /* Linux lets a sleep overrun by the thread's timer slack (50 us by
-     * default): a 10-us interval became ~60 us.  1 us keeps the interval. */
+     * default), which would stretch a short interval several times over;
+     * a slack of 1 us keeps the interval. */
     prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
     while (!atomic_load_explicit(&progress_stop, memory_order_relaxed)) {
         int flag;

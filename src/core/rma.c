@@ -2,9 +2,10 @@
  * rma.c - puts, gets and their completion.  Every typed RMA routine of the
  * API is a call to one of these with a byte count.
  *
- * Route: if the target's segment is mapped here (this PE, or a heap of the
- * same node), the data is copied by the CPU; otherwise it is an MPI_Put or
- * MPI_Get on the window.  Completion follows the spec and no more:
+ * Route: if the target's segment is mapped here (shmpi_symm_target gives
+ * its mapped address: this PE, or a segment of the same node), the data is
+ * copied by the CPU; otherwise it is an MPI_Put or MPI_Get on the window
+ * (mpi_rma.h).  Completion follows the spec and no more:
  * blocking put = the source is reusable (MPI_Win_flush_local), blocking get
  * = the data arrived (MPI_Win_flush), nbi = nothing until quiet, and quiet
  * = one MPI_Win_flush_all, only if an MPI operation is outstanding.  When
@@ -13,7 +14,7 @@
  * transfers always wait on a request: one code path, and a derived-datatype
  * transfer costs far more than the request does.
  */
-#include "shmpi.h"
+#include "amo.h"
 
 #include <limits.h>
 #include <string.h>
@@ -41,11 +42,11 @@ static SHMPI_ALWAYS_INLINE void contiguous(const char *routine, shmem_ctx_t hand
     if (SHMPI_UNLIKELY(nbytes == 0))
         return;
     struct shmpi_target t = shmpi_symm_target(routine, is_put ? dest : source, nbytes, world_pe);
-    if (t.local) { /* memmove: a transfer to self may overlap */
+    if (t.mapped) { /* memmove: a transfer to self may overlap */
         if (is_put)
-            memmove(t.local, source, nbytes);
+            memmove(t.mapped, source, nbytes);
         else
-            memmove(dest, t.local, nbytes);
+            memmove(dest, t.mapped, nbytes);
         return;
     }
     /* Yield mode: a blocking transfer waits on its own request, yielding. */
@@ -57,13 +58,13 @@ static SHMPI_ALWAYS_INLINE void contiguous(const char *routine, shmem_ctx_t hand
         char *to = (char *)dest + done;
         MPI_Request req;
         if (is_put && by_request)
-            MPI_Rput(from, len, MPI_BYTE, world_pe, disp, len, MPI_BYTE, shmpi_g.win, &req);
+            shmpi_rma_rput(from, len, MPI_BYTE, world_pe, disp, len, MPI_BYTE, &req);
         else if (is_put)
-            MPI_Put(from, len, MPI_BYTE, world_pe, disp, len, MPI_BYTE, shmpi_g.win);
+            shmpi_rma_put(from, len, MPI_BYTE, world_pe, disp, len, MPI_BYTE);
         else if (by_request)
-            MPI_Rget(to, len, MPI_BYTE, world_pe, disp, len, MPI_BYTE, shmpi_g.win, &req);
+            shmpi_rma_rget(to, len, MPI_BYTE, world_pe, disp, len, MPI_BYTE, &req);
         else
-            MPI_Get(to, len, MPI_BYTE, world_pe, disp, len, MPI_BYTE, shmpi_g.win);
+            shmpi_rma_get(to, len, MPI_BYTE, world_pe, disp, len, MPI_BYTE);
         if (by_request)
             shmpi_wait_request(&req);
     }
@@ -71,9 +72,9 @@ static SHMPI_ALWAYS_INLINE void contiguous(const char *routine, shmem_ctx_t hand
         shmpi_mark_pending(ctx, world_pe);
     if (completion == SHMPI_BLOCKING && !by_request) {
         if (is_put)
-            MPI_Win_flush_local(world_pe, shmpi_g.win);
+            shmpi_rma_flush_local(world_pe);
         else
-            MPI_Win_flush(world_pe, shmpi_g.win);
+            shmpi_rma_flush(world_pe);
     }
 }
 
@@ -153,8 +154,8 @@ static void strided(const char *routine, shmem_ctx_t handle, bool is_put, void *
     struct strided_side *remote = is_put ? &to : &from;
     struct shmpi_target t =
         shmpi_symm_target(routine, remote->lowest, remote->extent, world_pe);
-    if (t.local) {
-        remote->first = t.local + (remote->first - remote->lowest);
+    if (t.mapped) {
+        remote->first = t.mapped + (remote->first - remote->lowest);
         strided_copy(&to, &from, nblocks, block);
         return;
     }
@@ -174,10 +175,10 @@ static void strided(const char *routine, shmem_ctx_t handle, bool is_put, void *
     MPI_Datatype from_type = strided_type(&from, nblocks, block_type);
     MPI_Request req;
     if (is_put) {
-        MPI_Rput(from.first, 1, from_type, world_pe, target_disp, 1, to_type, shmpi_g.win, &req);
+        shmpi_rma_rput(from.first, 1, from_type, world_pe, target_disp, 1, to_type, &req);
         shmpi_mark_pending(ctx, world_pe);
     } else {
-        MPI_Rget(to.first, 1, to_type, world_pe, target_disp, 1, from_type, shmpi_g.win, &req);
+        shmpi_rma_rget(to.first, 1, to_type, world_pe, target_disp, 1, from_type, &req);
     }
     /* Put: the source is reusable; get: the data arrived. */
     shmpi_wait_request(&req);

@@ -2,7 +2,7 @@
  * runtime.c - start and end of the library: MPI ownership, thread level,
  * segments, predefined teams and the default context.
  */
-#include "shmpi.h"
+#include "amo.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -15,12 +15,9 @@
 
 struct shmpi_global shmpi_g = {.my_pe = -1, .n_pes = 0};
 
-void shmpi_segments_init(void);
-void shmpi_segments_fini(void);
 void shmpi_teams_init(void);
 void shmpi_teams_fini(void);
 void shmpi_heap_setup(void);
-void shmpi_barrier_fini(void);
 
 static int mpi_level_of(int shmem_level)
 {
@@ -130,20 +127,6 @@ int shmpi_kernel_crowded(MPI_Comm comm)
     return crowded;
 }
 
-/* Sets shmpi_g.spans_nodes from the real nodes (not pseudo-nodes) and
- * shmpi_g.oversubscribed (collective). */
-static void read_node_shape(void)
-{
-    MPI_Comm node;
-    int node_pes;
-    MPI_Comm_split_type(shmpi_g.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &node_pes);
-    MPI_Comm_free(&node);
-    /* One node with fewer PEs than the job means several nodes, on every PE. */
-    shmpi_g.spans_nodes = node_pes < shmpi_g.n_pes;
-    shmpi_g.oversubscribed = shmpi_kernel_crowded(shmpi_g.comm);
-}
-
 static void arm_grace_at_mpi_finalize(void);
 
 /* Returns the provided thread level. */
@@ -194,11 +177,11 @@ int shmpi_init(const char *routine, int requested)
     shmpi_g.page_size = sysconf(_SC_PAGESIZE);
 
     shmpi_env_read();
+    shmpi_shape_init();
     shmpi_segments_init();
     shmpi_heap_setup();
+    shmpi_shape_mapped_init();
     shmpi_amo_init();
-    read_node_shape();
-    shmpi_mpi_lib_init();
     arm_grace_at_mpi_finalize();
     shmpi_flush_init();
     shmpi_progress_init();
@@ -225,7 +208,7 @@ int shmpi_init(const char *routine, int requested)
  * turns it off.  See docs/design.md, "MPI_Finalize across nodes". */
 static long finalize_grace_ms(void)
 {
-    return shmpi_g.spans_nodes ? shmpi_g.env.finalize_grace_ms : 0;
+    return shmpi_job_spans_nodes() ? shmpi_g.env.finalize_grace_ms : 0;
 }
 
 static void sleep_ms(long ms)
@@ -301,6 +284,7 @@ void shmpi_finalize(void)
     shmpi_teams_fini();
     shmpi_barrier_fini();
     shmpi_segments_fini();
+    shmpi_shape_fini();
     shmpi_flush_fini();
     shmpi_heap_destroy(&shmpi_g.heap);
     /* Where the program owns MPI, its MPI_Finalize runs the grace instead. */

@@ -68,11 +68,11 @@ struct shmpi_env {
     int pseudo_node_size;  /* SHMPI_PSEUDO_NODE_SIZE: split nodes into groups of N PEs */
     long progress_interval_us; /* SHMPI_PROGRESS_THREAD: 0 = off, else the polling
                                   interval of shmpi's progress thread */
-    int yield_waits;       /* SHMPI_YIELD_WAITS: -1 auto (when oversubscribed), 0, 1 */
+    int yield_waits;       /* SHMPI_YIELD_WAITS: -1 auto (when crowded), 0, 1 */
     long finalize_grace_ms; /* SHMPI_FINALIZE_GRACE_MS (src/core/runtime.c) */
     long poll_us;          /* SHMPI_POLL_US: -1 auto (src/core/progress.c) */
     unsigned amo_ops;      /* SHMPI_AMO_OPS: bit 1 << op for each enum shmpi_amo_op the
-                              program's AMO routines may use (src/core/amo.c) */
+                              program's AMO routines may use (src/core/amo_ops.c) */
     const char *amo_ops_text; /* its text, for messages */
 };
 #include "parse.h"
@@ -85,22 +85,22 @@ void shmpi_env_print_info(void);
  * Symmetric memory is two segments per PE: the symmetric heap and the
  * program's static data (.data+.bss).  A symmetric address is translated by
  * its offset within the caller's own segment, which is the same on every
- * PE; the MPI displacement is the target's segment address plus that
- * offset (dynamic windows use absolute addresses as displacements). */
+ * PE: the target's mapped segment (shape.h) plus that offset, and the MPI
+ * displacement of that offset (mpi_rma.h). */
 enum shmpi_segment_id { SHMPI_SEG_HEAP, SHMPI_SEG_DATA, SHMPI_NSEGS };
 
 struct shmpi_segment {
     char *base;              /* this PE's segment */
     size_t size;             /* same on every PE (checked at init) */
-    MPI_Aint *remote_base;   /* [n_pes]: segment address on each PE */
-    char **peer_ptr;         /* [n_pes]: where this PE can load/store the
-                                peer's segment directly, or NULL */
 };
+/* Maps the segments, then creates the MPI window over them (window.c). */
+void shmpi_segments_init(void);
+void shmpi_segments_fini(void);
 
 /* Where a symmetric object lives on a target PE. */
 struct shmpi_target {
-    MPI_Aint disp;   /* displacement in shmpi_g.win */
-    char *local;     /* directly addressable copy of the target, or NULL */
+    MPI_Aint disp;   /* its displacement in the MPI window (mpi_rma.h) */
+    char *mapped;    /* where this PE can load and store it directly, or NULL */
 };
 
 /* Translates [addr, addr+len) on PE `pe` (a world PE).  Aborts naming
@@ -115,7 +115,7 @@ static inline int shmpi_symm_segment(const void *addr, size_t len);
  * while it is inside MPI, see docs/design.md, "Progress and waiting"). */
 void shmpi_progress(void);
 /* One iteration of a waiting loop: drives progress, after a few tries
- * yields the CPU so oversubscribed PEs still move, and once the wait has
+ * yields the CPU so PEs of a crowded machine still move, and once the wait has
  * lasted shmpi_g.poll_ns sleeps between tries.  `*w` starts zeroed. */
 struct shmpi_waiter {
     unsigned spins;      /* turns so far */
@@ -154,7 +154,7 @@ void shmpi_flush_mark(int pe);
 int shmpi_kernel_crowded(MPI_Comm comm);
 /* Whether every PE passed the same value (collective over shmpi_g.comm). */
 bool shmpi_same_on_all_pes(unsigned long value);
-/* Decides shmpi_g.yield_waits (init, after shmpi_g.oversubscribed). */
+/* Decides shmpi_g.yield_waits (init, after the job's shape). */
 void shmpi_flush_init(void);
 void shmpi_flush_fini(void);
 /* The optional progress thread (SHMPI_PROGRESS_THREAD): started at the
@@ -290,6 +290,10 @@ void shmpi_check_cmp(const char *routine, int cmp);
 /* ---- collectives used by the runtime itself ------------------------------------ */
 /* Barrier over `comm` that drives RMA progress and yields while it waits. */
 void shmpi_barrier_comm(MPI_Comm comm);
+/* The node barrier in the node leader's reserved block (collective, once
+ * the heap is set up), and its end (barrier.c). */
+void shmpi_barrier_init(void);
+void shmpi_barrier_fini(void);
 /* Barrier over all PEs (shared memory within a node); no quiet. */
 void shmpi_sync_world(void);
 /* shmem_barrier_all: quiet, then shmpi_sync_world. */
@@ -305,11 +309,10 @@ void shmpi_barrier_all(void);
 #define SHMPI_SLOT_RING 32          /* scratch areas per slot, used in turn (coll_shm.c) */
 /* Bytes per scratch area: the most a PE contributes to a one-event
  * collective; beyond, copies go straight between the symmetric buffers
- * (two events).  Measured on 2 PEs, us per call: broadcast 2 KiB through
- * scratch 0.19 (MPI 0.34), 4 KiB direct 0.39 (MPI 0.38); fcollect 0.27
- * (0.37) and 0.41 (0.53); the direct form beats MPI from there to 1 MiB
- * (alltoall 1 MiB: 53 vs 354).  32 areas of 2 KiB in 32 slots: 2 MiB
- * per PE, of which only the pages of slots in use are ever touched. */
+ * (two events), which from about this size on beat both scratch and MPI
+ * (benchmarks/RESULTS.md, "Measurements behind design constants").  32
+ * areas of 2 KiB in 32 slots: 2 MiB per PE, of which only the pages of
+ * slots in use are ever touched. */
 #define SHMPI_SLOT_SCRATCH 2048
 struct shmpi_node_barrier {         /* barrier.c; used in the node leader's only */
     _Alignas(64) atomic_uint arrived; /* own cache lines: arrivals do not disturb */
@@ -337,20 +340,6 @@ void *shmpi_malloc(const char *routine, size_t size, size_t align, bool zero);
 void shmpi_free(const char *routine, void *ptr);
 void *shmpi_realloc(const char *routine, void *ptr, size_t size);
 
-/* ---- mpilib: what depends on the MPI library (src/core/mpilib.c) ------------------- */
-/* The first line of MPI_Get_library_version. */
-void shmpi_mpi_library(char *text, size_t len);
-/* Creates shmpi_g.win (dynamic); a failure ends the job with one line. */
-void shmpi_mpi_win_create(MPI_Info info);
-/* Chooses the library-specific paths (after the window and the node shape). */
-void shmpi_mpi_lib_init(void);
-/* MPI_Compare_and_swap on shmpi_g.win of a `size`-byte word, or its
- * equivalent where the library cannot do it (Open MPI 4.1, own word). */
-void shmpi_mpi_compare_and_swap(const void *value, const void *compare, void *result,
-                                MPI_Datatype type, size_t size, int pe, MPI_Aint disp);
-/* For SHMEM_INFO: the window's kind and component. */
-const char *shmpi_mpi_window_text(void);
-
 /* ---- global state ----------------------------------------------------------------------------- */
 struct shmpi_global {
     atomic_int init_state;       /* SHMPI_STATE_* */
@@ -359,41 +348,23 @@ struct shmpi_global {
     int thread_level;            /* SHMEM_THREAD_* provided */
     int my_pe, n_pes;
     MPI_Comm comm;               /* duplicate of MPI_COMM_WORLD */
-    MPI_Win win;                 /* the one dynamic window */
     struct shmpi_segment seg[SHMPI_NSEGS];
     struct shmpi_heap heap;      /* allocator state for the heap segment */
     struct shmpi_env env;
     struct shmpi_team team_world, team_shared;
     struct shmpi_ctx ctx_default;
     atomic_int mpi_pending_any;  /* some context has MPI operations to flush */
-    atomic_int amo_deferred;     /* AMOs wait in the deferred queue (amo.c) */
+    atomic_int amo_deferred;     /* AMOs wait in the deferred queue (amo_deferred.c) */
     long page_size;
     size_t heap_align;           /* largest alignment of the heap base on every PE */
     size_t heap_reserved_off;    /* offset of the struct shmpi_reserved in each heap */
-    bool oversubscribed;         /* some machine (kernel) runs more PEs than it has CPUs (same on all PEs) */
-    bool spans_nodes;            /* the PEs are on more than one node (same on all PEs) */
     bool yield_waits;            /* completion waits yield (flush.c) */
     uint64_t poll_ns;            /* waits sleep between polls after this long (progress.c) */
     uint64_t sleep_max_ns;       /* the longest of those sleeps */
     bool poll_quietly;           /* no PE needs this one inside MPI (progress.c) */
-    bool seg_all_local[SHMPI_NSEGS]; /* every PE's segment is mapped here (one
-                                    shared-memory node, no SHMPI_MPI_ONLY/PSEUDO_NODE_SIZE):
-                                    AMOs on it use CPU atomics (src/core/amo.c) */
 };
 enum { SHMPI_STATE_UNINIT = 0, SHMPI_STATE_READY = 1, SHMPI_STATE_FINALIZED = 2 };
 extern struct shmpi_global shmpi_g;
-/* Completes the deferred AMOs (src/core/amo.c); with !wait_for_lock it
- * returns at once if another thread (or this one, further up) is at it. */
-void shmpi_amo_drain(bool wait_for_lock);
-/* Sets shmpi_g.seg_all_local and checks that SHMPI_AMO_OPS is the same
- * everywhere (collective, during init; src/core/amo.c). */
-void shmpi_amo_init(void);
-/* The SHMPI_AMO_OPS mask of `text` (see struct shmpi_env), 0 if malformed. */
-unsigned shmpi_amo_parse_ops(const char *text);
-/* The window's which_accumulate_ops hint for that mask, and the MPI op that
- * AMOs use directly ("none" if every AMO is a compare-and-swap). */
-const char *shmpi_amo_window_ops(unsigned amo_ops);
-const char *shmpi_amo_direct_op_name(unsigned amo_ops);
 
 /* Aborts unless the library is initialized (every routine but init calls it). */
 static inline void shmpi_check_ready(const char *routine)
@@ -404,6 +375,10 @@ static inline void shmpi_check_ready(const char *routine)
         shmpi_not_ready(routine);
     }
 }
+
+/* The path seam: the job's shape and its predicates, and the MPI window. */
+#include "shape.h"
+#include "mpi_rma.h"
 
 /* ---- inline definitions ------------------------------------------------------------------ */
 static inline struct shmpi_team *shmpi_team_get(const char *routine, shmem_team_t team)
@@ -432,9 +407,10 @@ static inline struct shmpi_target shmpi_symm_target(const char *routine, const v
         shmpi_symm_fail(routine, addr, len, pe);
     const struct shmpi_segment *seg = &shmpi_g.seg[s];
     size_t off = (size_t)((const char *)addr - seg->base);
+    char *mapped = shmpi_peer_mapped(s, pe);
     struct shmpi_target t;
-    t.disp = seg->remote_base[pe] + (MPI_Aint)off;
-    t.local = seg->peer_ptr[pe] ? seg->peer_ptr[pe] + off : NULL;
+    t.disp = shmpi_rma_disp(s, pe, off);
+    t.mapped = mapped ? mapped + off : NULL;
     return t;
 }
 

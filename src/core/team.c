@@ -20,6 +20,7 @@
  */
 #include "shmpi.h"
 #include "coll.h"
+#include "shape.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -208,8 +209,7 @@ static void team_from_comm(struct shmpi_team *team, MPI_Comm comm, int *world_pe
     team->contexts = NULL;
     team->next = team->prev = NULL;
     team->predefined = true;
-    team->crowded = team == &shmpi_g.team_world ? shmpi_g.oversubscribed
-                                                : shmpi_kernel_crowded(comm) != 0;
+    team->crowded = shmpi_shape_team_crowded(team);
     team_index("shmem_init", team);
     shmpi_team_shm_init("shmem_init", team, 0);
 }
@@ -482,7 +482,7 @@ static shmem_team_t team_split(const char *routine, struct shmpi_team *parent,
     team->predefined = false;
     /* Members that fit their CPUs use blocking MPI collectives even when the
      * job does not (a strided team on a crowded machine whose other PEs wait). */
-    team->crowded = shmpi_kernel_crowded(team->comm) != 0;
+    team->crowded = shmpi_shape_team_crowded(team);
     shmpi_team_shm_init(routine, team, 0);
     pthread_mutex_lock(&lists_lock);
     team->prev = NULL;
@@ -624,7 +624,7 @@ static struct aset *aset_make(const char *routine, int start, int log_stride, in
                     t->my_pe, t->n_pes, my_pe, size);
     t->magic = SHMPI_TEAM_MAGIC;
     t->predefined = true; /* no handle ever leaves the library */
-    t->crowded = shmpi_kernel_crowded(t->comm) != 0;
+    t->crowded = shmpi_shape_team_crowded(t);
     team_index(routine, t);
     shmpi_team_shm_init(routine, t, SHMPI_TEAM_SLOTS / 2);
     return a;

@@ -1,18 +1,18 @@
 /*
- * window.c - the symmetric segments and the one MPI window that reaches
- * them.
+ * window.c - the symmetric segments: where they are, and which peers'
+ * segments this PE maps.
  *
  * The heap is one region per PE.  PEs of a node (or of a pseudo-node, see
  * SHMPI_PSEUDO_NODE_SIZE) allocate their heaps together with
  * MPI_Win_allocate_shared, so each can load and store its peers' heaps
- * directly (segment.peer_ptr); with SHMPI_MPI_ONLY the heap is private
- * memory.  The static data segment (.data+.bss of the program, rounded out
- * to whole pages) is shared within the node too, through POSIX shared
- * memory (share_data_segment), unless SHMPI_SHARE_STATIC=0 or
- * SHMPI_MPI_ONLY.  Both are attached to one dynamic
- * window, locked for the life of the program, which is how every PE
- * reaches every other PE's memory through MPI (a job of one PE has no
- * window: it reaches only its own memory).
+ * directly (recorded with shmpi_shape_map, asked with shmpi_peer_mapped);
+ * when the job shares no memory (SHMPI_MPI_ONLY, or /dev/shm too small) the
+ * heap is private memory.  The static data segment (.data+.bss of the
+ * program, rounded out to whole pages) is shared within the node too by
+ * default, through POSIX shared memory (share_data_segment); it stays
+ * private only under SHMPI_SHARE_STATIC=0 or when the job shares no memory.
+ * Both segments are then attached to the MPI window (src/core/mpi_rma.c),
+ * which is how every PE reaches every other PE's memory through MPI.
  */
 #include "shmpi.h"
 
@@ -49,7 +49,6 @@ static size_t heap_base_align(size_t size)
 }
 
 static MPI_Win shm_win = MPI_WIN_NULL; /* owner of the node-shared heap */
-static MPI_Comm node_comm = MPI_COMM_NULL;
 static void *private_heap_map;         /* mmap of the private heap */
 static size_t private_heap_map_len;
 
@@ -143,6 +142,7 @@ static void share_data_segment(void)
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     struct job_tag tag = {(long)getpid(), now.tv_sec % 1000000 * 1000000000L + now.tv_nsec};
+    MPI_Comm node_comm = shmpi_node_comm();
     MPI_Bcast(&tag, 2, MPI_LONG, 0, node_comm);
     char name[80];
     shm_object_name(name, sizeof name, &tag, shmpi_g.my_pe);
@@ -183,7 +183,7 @@ static void share_data_segment(void)
         if (map == MAP_FAILED)
             shmpi_abort("shmem_init", "cannot map the static data of PE %d (%s): %s", world,
                         peer, strerror(errno));
-        seg->peer_ptr[world] = map;
+        shmpi_shape_map(SHMPI_SEG_DATA, world, map);
     }
     MPI_Group_free(&node_group);
     MPI_Group_free(&world_group);
@@ -197,32 +197,18 @@ static void share_data_segment(void)
 static void unmap_peer_data(void)
 {
     struct shmpi_segment *seg = &shmpi_g.seg[SHMPI_SEG_DATA];
-    for (int pe = 0; pe < shmpi_g.n_pes; pe++)
-        if (pe != shmpi_g.my_pe && seg->peer_ptr[pe])
-            munmap(seg->peer_ptr[pe], seg->size);
+    for (int pe = 0; pe < shmpi_g.n_pes; pe++) {
+        char *map = shmpi_peer_mapped(SHMPI_SEG_DATA, pe);
+        if (pe != shmpi_g.my_pe && map)
+            munmap(map, seg->size);
+    }
 }
 
 /* ---- heap ------------------------------------------------------------------------------------ */
-static MPI_Comm make_node_comm(void)
-{
-    MPI_Comm node;
-    MPI_Comm_split_type(shmpi_g.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    int group_size = shmpi_g.env.pseudo_node_size;
-    if (group_size > 0) {
-        int local_rank;
-        MPI_Comm_rank(node, &local_rank);
-        MPI_Comm pseudo;
-        MPI_Comm_split(node, local_rank / group_size, local_rank, &pseudo);
-        MPI_Comm_free(&node);
-        node = pseudo;
-    }
-    return node;
-}
-
 static void setup_shared_heap(size_t size)
 {
     struct shmpi_segment *seg = &shmpi_g.seg[SHMPI_SEG_HEAP];
-    node_comm = make_node_comm();
+    MPI_Comm node_comm = shmpi_node_comm();
     MPI_Info info;
     MPI_Info_create(&info);
     /* Each PE's heap on its own pages (and NUMA node), not one block. */
@@ -263,7 +249,7 @@ static void setup_shared_heap(size_t size)
         int disp_unit;
         void *peer_base;
         MPI_Win_shared_query(shm_win, r, &peer_size, &disp_unit, &peer_base);
-        seg->peer_ptr[world] = (char *)peer_base + skip[r];
+        shmpi_shape_map(SHMPI_SEG_HEAP, world, (char *)peer_base + skip[r]);
     }
     free(skip);
     MPI_Group_free(&node_group);
@@ -281,7 +267,7 @@ static void setup_private_heap(size_t size)
         shmpi_abort("shmem_init",
                     "cannot map a %zu-byte symmetric heap; lower SHMEM_SYMMETRIC_SIZE", size);
     seg->base = (char *)round_up((uintptr_t)private_heap_map, align);
-    seg->peer_ptr[shmpi_g.my_pe] = seg->base;
+    shmpi_shape_map(SHMPI_SEG_HEAP, shmpi_g.my_pe, seg->base);
 }
 
 /* Shared memory is a file system (/dev/shm, tmpfs): its pages are taken when
@@ -317,37 +303,10 @@ static bool shm_fits(size_t heap_size)
     return !short_somewhere;
 }
 
-/* ---- the window ------------------------------------------------------------------------ */
-static void create_window(void)
+/* Symmetric offsets need equal segment sizes: a PE running a different
+ * executable would corrupt memory silently, so refuse to start. */
+static void check_same_executable(void)
 {
-    MPI_Info info;
-    MPI_Info_create(&info);
-    /* shmpi never relies on the order of accumulates: blocking AMOs complete
-     * before returning and fence/quiet flush (MPI-3 11.7.2). */
-    MPI_Info_set(info, "accumulate_ordering", "none");
-    /* AMOs use MPI_Compare_and_swap and MPI_Fetch_and_op(MPI_NO_OP), and at
-     * most one other op on words no compare-and-swap touches (SHMPI_AMO_OPS),
-     * so the default same_op_no_op holds (src/core/amo.c). */
-    MPI_Info_set(info, "accumulate_ops", "same_op_no_op");
-    MPI_Info_set(info, "which_accumulate_ops", shmpi_amo_window_ops(shmpi_g.env.amo_ops));
-    /* Attach happens at the same point on every PE (MPICH may use this to
-     * exchange memory keys once). */
-    MPI_Info_set(info, "coll_attach", "true");
-    shmpi_mpi_win_create(info);
-    MPI_Info_free(&info);
-}
-
-/* Every PE learns where every other PE's segments are. */
-static void exchange_bases(void)
-{
-    for (int s = 0; s < SHMPI_NSEGS; s++) {
-        struct shmpi_segment *seg = &shmpi_g.seg[s];
-        MPI_Aint mine;
-        MPI_Get_address(seg->base, &mine);
-        MPI_Allgather(&mine, 1, MPI_AINT, seg->remote_base, 1, MPI_AINT, shmpi_g.comm);
-    }
-    /* Symmetric offsets need equal segment sizes: a PE running a different
-     * executable would corrupt memory silently, so refuse to start. */
     if (!shmpi_same_on_all_pes(shmpi_g.seg[SHMPI_SEG_DATA].size))
         shmpi_abort("shmem_init",
                     "the static data segment is %zu bytes here but differs on another PE: "
@@ -357,67 +316,34 @@ static void exchange_bases(void)
 
 void shmpi_segments_init(void)
 {
-    int n = shmpi_g.n_pes;
-    for (int s = 0; s < SHMPI_NSEGS; s++) {
-        shmpi_g.seg[s].remote_base = calloc((size_t)n, sizeof(MPI_Aint));
-        shmpi_g.seg[s].peer_ptr = calloc((size_t)n, sizeof(char *));
-        if (!shmpi_g.seg[s].remote_base || !shmpi_g.seg[s].peer_ptr)
-            shmpi_abort("shmem_init", "out of memory for %d PEs' segment tables", n);
-    }
     setup_data_segment();
-    shmpi_g.seg[SHMPI_SEG_DATA].peer_ptr[shmpi_g.my_pe] = shmpi_g.seg[SHMPI_SEG_DATA].base;
+    shmpi_shape_map(SHMPI_SEG_DATA, shmpi_g.my_pe, shmpi_g.seg[SHMPI_SEG_DATA].base);
 
     size_t heap_size = round_up(shmpi_g.env.symmetric_size + SHMPI_HEAP_RESERVED,
                                 (uintptr_t)shmpi_g.page_size);
-    if (!shmpi_g.env.mpi_only && !shm_fits(heap_size))
-        shmpi_g.env.mpi_only = true; /* the heap and static data stay private */
-    if (shmpi_g.env.mpi_only)
-        setup_private_heap(heap_size);
-    else
+    if (shmpi_job_shares_memory() && !shm_fits(heap_size))
+        shmpi_shape_no_shared_memory(); /* the heap and static data stay private */
+    if (shmpi_job_shares_memory())
         setup_shared_heap(heap_size);
+    else
+        setup_private_heap(heap_size);
     shmpi_g.seg[SHMPI_SEG_HEAP].size = heap_size;
-    if (node_comm != MPI_COMM_NULL && shmpi_g.env.share_static)
+    if (shmpi_node_comm() != MPI_COMM_NULL && shmpi_g.env.share_static)
         share_data_segment();
-
-    /* One PE has no other PE to reach: every access is local, and no window
-     * is made (Open MPI 4.1 has no one-sided component for a 1-process
-     * dynamic window, src/core/mpilib.c). */
-    shmpi_g.win = MPI_WIN_NULL;
-    if (n > 1) {
-        create_window();
-        for (int s = 0; s < SHMPI_NSEGS; s++)
-            MPI_Win_attach(shmpi_g.win, shmpi_g.seg[s].base, (MPI_Aint)shmpi_g.seg[s].size);
-    }
-    exchange_bases();
-    if (n > 1)
-        MPI_Win_lock_all(MPI_MODE_NOCHECK, shmpi_g.win);
+    check_same_executable();
+    shmpi_rma_init();
 }
 
 void shmpi_segments_fini(void)
 {
-    if (shmpi_g.win != MPI_WIN_NULL) {
-        MPI_Win_unlock_all(shmpi_g.win);
-        for (int s = 0; s < SHMPI_NSEGS; s++)
-            MPI_Win_detach(shmpi_g.win, shmpi_g.seg[s].base);
-        MPI_Win_free(&shmpi_g.win);
-    }
+    shmpi_rma_fini();
     unmap_peer_data();
     if (shm_win != MPI_WIN_NULL)
         MPI_Win_free(&shm_win);
-    if (node_comm != MPI_COMM_NULL)
-        MPI_Comm_free(&node_comm);
     if (private_heap_map) {
         munmap(private_heap_map, private_heap_map_len);
         private_heap_map = NULL;
     }
-    for (int s = 0; s < SHMPI_NSEGS; s++) {
-        free(shmpi_g.seg[s].remote_base);
-        free(shmpi_g.seg[s].peer_ptr);
+    for (int s = 0; s < SHMPI_NSEGS; s++)
         memset(&shmpi_g.seg[s], 0, sizeof(shmpi_g.seg[s]));
-    }
-}
-
-MPI_Comm shmpi_node_comm(void)
-{
-    return node_comm;
 }

@@ -6,6 +6,9 @@
 #include "../../src/core/shmpi.h"
 
 struct shmpi_global shmpi_g;
+struct shmpi_shape shmpi_shape;
+MPI_Win shmpi_rma_win;
+MPI_Aint *shmpi_rma_base[SHMPI_NSEGS];
 static jmp_buf failed;
 
 /* The library would abort the job; here a failure jumps back to the test. */
@@ -24,10 +27,12 @@ static char *heap_peers[3], *data_peers[3];
 
 static void setup(void)
 {
-    shmpi_g.seg[SHMPI_SEG_HEAP] = (struct shmpi_segment){heap_mem, 4096, heap_remote,
-                                                         heap_peers};
-    shmpi_g.seg[SHMPI_SEG_DATA] = (struct shmpi_segment){data_mem, sizeof data_mem, data_remote,
-                                                         data_peers};
+    shmpi_g.seg[SHMPI_SEG_HEAP] = (struct shmpi_segment){heap_mem, 4096};
+    shmpi_g.seg[SHMPI_SEG_DATA] = (struct shmpi_segment){data_mem, sizeof data_mem};
+    shmpi_rma_base[SHMPI_SEG_HEAP] = heap_remote;
+    shmpi_rma_base[SHMPI_SEG_DATA] = data_remote;
+    shmpi_shape.peer_ptr[SHMPI_SEG_HEAP] = heap_peers;
+    shmpi_shape.peer_ptr[SHMPI_SEG_DATA] = data_peers;
     heap_peers[0] = heap_mem;
     heap_peers[1] = (char *)0x5000000; /* a peer mapped here */
     heap_peers[2] = NULL;              /* a peer reached only through MPI */
@@ -39,11 +44,11 @@ START_TEST(heap_addresses)
     ck_assert_int_eq(shmpi_symm_segment(heap_mem + 100, 8), SHMPI_SEG_HEAP);
     struct shmpi_target t = shmpi_symm_target("test", heap_mem + 100, 8, 2);
     ck_assert_int_eq(t.disp, 0x300000 + 100);
-    ck_assert_ptr_null(t.local);
+    ck_assert_ptr_null(t.mapped);
     t = shmpi_symm_target("test", heap_mem + 100, 8, 1);
-    ck_assert_ptr_eq(t.local, (char *)0x5000000 + 100);
+    ck_assert_ptr_eq(t.mapped, (char *)0x5000000 + 100);
     t = shmpi_symm_target("test", heap_mem, 4096, 0);
-    ck_assert_ptr_eq(t.local, heap_mem);
+    ck_assert_ptr_eq(t.mapped, heap_mem);
     }
 END_TEST
 
@@ -52,7 +57,7 @@ START_TEST(data_addresses)
     ck_assert_int_eq(shmpi_symm_segment(data_mem + 1023, 1), SHMPI_SEG_DATA);
     struct shmpi_target t = shmpi_symm_target("test", data_mem + 1000, 24, 1);
     ck_assert_int_eq(t.disp, 0x8000 + 1000);
-    ck_assert_ptr_null(t.local);
+    ck_assert_ptr_null(t.mapped);
 }
 END_TEST
 

@@ -1,5 +1,12 @@
 /*
- * mpilib.c - what depends on which MPI library shmpi runs on, in one place.
+ * mpi_rma.c - the MPI window and everything that names it (mpi_rma.h),
+ * including what depends on which MPI library shmpi runs on.
+ *
+ * The window is one dynamic window: both segments of every PE are attached
+ * to it, displacements are absolute addresses, and one passive-target
+ * epoch (MPI_Win_lock_all) lasts from start-up to finalize.  A job of one PE
+ * has no window: it reaches only its own memory (and Open MPI 4.1 has no
+ * one-sided component for a 1-process dynamic window).
  *
  * shmpi needs MPI-3 RMA and no more, but libraries differ in what their
  * one-sided components do (docs/mpi-implementations.md):
@@ -17,10 +24,14 @@
  *    dynamic windows: 1 process, or nodes joined only by btl/tcp); shmpi
  *    then ends the job with one line that says so, not MPI's error stack.
  */
-#include "shmpi.h"
+#include "amo.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+MPI_Win shmpi_rma_win = MPI_WIN_NULL;
+MPI_Aint *shmpi_rma_base[SHMPI_NSEGS];
 
 /* The self compare-and-swap of 8-byte words goes to the CPU (see above). */
 static bool cas_self_by_cpu;
@@ -39,11 +50,11 @@ void shmpi_mpi_library(char *text, size_t len)
             *c = ' ';
 }
 
-void shmpi_mpi_win_create(MPI_Info info)
+static void win_create(MPI_Info info)
 {
     /* Errors of this one call are reported by shmpi (then fatal again). */
     MPI_Comm_set_errhandler(shmpi_g.comm, MPI_ERRORS_RETURN);
-    int rc = MPI_Win_create_dynamic(info, shmpi_g.comm, &shmpi_g.win);
+    int rc = MPI_Win_create_dynamic(info, shmpi_g.comm, &shmpi_rma_win);
     MPI_Comm_set_errhandler(shmpi_g.comm, MPI_ERRORS_ARE_FATAL);
     if (rc != MPI_SUCCESS) {
         char library[160], error[MPI_MAX_ERROR_STRING];
@@ -62,24 +73,81 @@ void shmpi_mpi_win_create(MPI_Info info)
 #endif
         );
     }
-    MPI_Win_set_errhandler(shmpi_g.win, MPI_ERRORS_ARE_FATAL);
+    MPI_Win_set_errhandler(shmpi_rma_win, MPI_ERRORS_ARE_FATAL);
 }
 
-void shmpi_mpi_lib_init(void)
+static void create_window(void)
+{
+    MPI_Info info;
+    MPI_Info_create(&info);
+    /* shmpi never relies on the order of accumulates: blocking AMOs complete
+     * before returning and fence/quiet flush (MPI-3 11.7.2). */
+    MPI_Info_set(info, "accumulate_ordering", "none");
+    /* AMOs use MPI_Compare_and_swap and MPI_Fetch_and_op(MPI_NO_OP), and at
+     * most one other op on words no compare-and-swap touches (SHMPI_AMO_OPS),
+     * so the default same_op_no_op holds (src/core/amo.c). */
+    MPI_Info_set(info, "accumulate_ops", "same_op_no_op");
+    MPI_Info_set(info, "which_accumulate_ops", shmpi_amo_window_ops(shmpi_g.env.amo_ops));
+    /* Attach happens at the same point on every PE (MPICH may use this to
+     * exchange memory keys once). */
+    MPI_Info_set(info, "coll_attach", "true");
+    win_create(info);
+    MPI_Info_free(&info);
+}
+
+/* Chooses the library-specific paths (after the window and the job's shape). */
+static void library_init(void)
 {
     cas_self_by_cpu = false;
 #ifdef OPEN_MPI
     /* Open MPI names a window after its osc component ("rdma window 3"). */
-    if (shmpi_g.win != MPI_WIN_NULL) {
+    if (shmpi_rma_win != MPI_WIN_NULL) {
         char name[MPI_MAX_OBJECT_NAME];
         int len;
-        MPI_Win_get_name(shmpi_g.win, name, &len);
-        cas_self_by_cpu = strncmp(name, "rdma", 4) == 0 && !shmpi_g.spans_nodes;
+        MPI_Win_get_name(shmpi_rma_win, name, &len);
+        cas_self_by_cpu = strncmp(name, "rdma", 4) == 0 && !shmpi_job_spans_nodes();
     }
 #endif
 }
 
-void shmpi_mpi_compare_and_swap(const void *value, const void *compare, void *result,
+void shmpi_rma_init(void)
+{
+    int n = shmpi_g.n_pes;
+    shmpi_rma_win = MPI_WIN_NULL;
+    if (n > 1) {
+        create_window();
+        for (int s = 0; s < SHMPI_NSEGS; s++)
+            MPI_Win_attach(shmpi_rma_win, shmpi_g.seg[s].base, (MPI_Aint)shmpi_g.seg[s].size);
+    }
+    /* Every PE learns where every other PE's segments are. */
+    for (int s = 0; s < SHMPI_NSEGS; s++) {
+        shmpi_rma_base[s] = calloc((size_t)n, sizeof(MPI_Aint));
+        if (!shmpi_rma_base[s])
+            shmpi_abort("shmem_init", "out of memory for %d PEs' segment tables", n);
+        MPI_Aint mine;
+        MPI_Get_address(shmpi_g.seg[s].base, &mine);
+        MPI_Allgather(&mine, 1, MPI_AINT, shmpi_rma_base[s], 1, MPI_AINT, shmpi_g.comm);
+    }
+    if (n > 1)
+        MPI_Win_lock_all(MPI_MODE_NOCHECK, shmpi_rma_win);
+    library_init();
+}
+
+void shmpi_rma_fini(void)
+{
+    if (shmpi_rma_win != MPI_WIN_NULL) {
+        MPI_Win_unlock_all(shmpi_rma_win);
+        for (int s = 0; s < SHMPI_NSEGS; s++)
+            MPI_Win_detach(shmpi_rma_win, shmpi_g.seg[s].base);
+        MPI_Win_free(&shmpi_rma_win);
+    }
+    for (int s = 0; s < SHMPI_NSEGS; s++) {
+        free(shmpi_rma_base[s]);
+        shmpi_rma_base[s] = NULL;
+    }
+}
+
+void shmpi_rma_compare_and_swap(const void *value, const void *compare, void *result,
                                 MPI_Datatype type, size_t size, int pe, MPI_Aint disp)
 {
     if (SHMPI_UNLIKELY(cas_self_by_cpu) && size == 8 && pe == shmpi_g.my_pe) {
@@ -92,17 +160,17 @@ void shmpi_mpi_compare_and_swap(const void *value, const void *compare, void *re
         memcpy(result, &expected, 8);
         return;
     }
-    MPI_Compare_and_swap(value, compare, result, type, pe, disp, shmpi_g.win);
+    MPI_Compare_and_swap(value, compare, result, type, pe, disp, shmpi_rma_win);
 }
 
-const char *shmpi_mpi_window_text(void)
+const char *shmpi_rma_window_text(void)
 {
     static char text[MPI_MAX_OBJECT_NAME + 96];
-    if (shmpi_g.win == MPI_WIN_NULL)
+    if (shmpi_rma_win == MPI_WIN_NULL)
         return "none (one PE: every access is local)";
     char name[MPI_MAX_OBJECT_NAME];
     int len;
-    MPI_Win_get_name(shmpi_g.win, name, &len);
+    MPI_Win_get_name(shmpi_rma_win, name, &len);
     snprintf(text, sizeof text, "dynamic (%s)%s", len > 0 ? name : "unnamed",
              cas_self_by_cpu ? ", 8-byte compare-and-swap on a PE's own word by its CPU" : "");
     return text;

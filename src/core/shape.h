@@ -1,0 +1,116 @@
+/*
+ * shape.h - the job's shape, and the predicates that choose every path.
+ *
+ * shape.c works out once, at start-up, what the job looks like: how many
+ * nodes, whether some machine runs more PEs than it has CPUs, whether PEs of
+ * a node share memory at all (not under SHMPI_MPI_ONLY, and only if
+ * /dev/shm has room), the pseudo-nodes of SHMPI_PSEUDO_NODE_SIZE, and which
+ * peer segments this PE maps.  Every operation that has a shared-memory and
+ * an MPI way (RMA, AMOs, collectives, barriers, waiting, flushing) asks one
+ * of the predicates below and tests nothing of the job itself, so a new kind
+ * of memory or transport changes this module, not the operations.  Every
+ * predicate but shmpi_peer_mapped and shmpi_shm_reaches gives the same
+ * answer on every PE, which collectives rely on to pick matching forms.
+ */
+#ifndef SHMPI_SHAPE_H
+#define SHMPI_SHAPE_H
+
+#include "shmpi.h"
+
+struct shmpi_shape {
+    int nodes;              /* physical nodes (one kernel each) */
+    bool spans_nodes;       /* nodes > 1 */
+    bool crowded;           /* some machine runs more PEs than its CPUs (shmpi_kernel_crowded) */
+    bool shares_memory;     /* PEs of a node share memory: not SHMPI_MPI_ONLY, /dev/shm fits */
+    bool pseudo_nodes;      /* SHMPI_PSEUDO_NODE_SIZE splits nodes */
+    bool all_mapped[SHMPI_NSEGS]; /* every PE maps every PE's segment s */
+    char **peer_ptr[SHMPI_NSEGS]; /* [n_pes]: where this PE loads and stores
+                                     PE pe's segment s directly, or NULL */
+    MPI_Comm node_comm;     /* the PEs of this (pseudo-)node */
+};
+extern struct shmpi_shape shmpi_shape;
+
+/* ---- start-up (collective, in this order; src/core/runtime.c) -------------------- */
+/* Nodes, crowding, the node communicator; before the segments. */
+void shmpi_shape_init(void);
+/* The heaps do not fit in /dev/shm (window.c): PEs of a node stay apart. */
+void shmpi_shape_no_shared_memory(void);
+/* Records that this PE maps PE pe's segment s at `base` (window.c). */
+static inline void shmpi_shape_map(int s, int pe, char *base)
+{
+    shmpi_shape.peer_ptr[s][pe] = base;
+}
+/* Once the segments are mapped: which segments every PE maps everywhere. */
+void shmpi_shape_mapped_init(void);
+void shmpi_shape_fini(void);
+
+/* ---- predicates -------------------------------------------------------------------- */
+/* Where this PE can load and store PE pe's (world) segment s, or NULL: the
+ * RMA fast path copies with the CPU exactly when this is not NULL. */
+static inline char *shmpi_peer_mapped(int s, int pe)
+{
+    return shmpi_shape.peer_ptr[s][pe];
+}
+
+/* Whether shared-memory algorithms (team collectives) may reach PE pe's
+ * segment s: mapped, and the job shares memory (under SHMPI_MPI_ONLY a PE
+ * still maps its own segments, but its teams stay on MPI). */
+static inline bool shmpi_shm_reaches(int s, int pe)
+{
+    return shmpi_shape.shares_memory && shmpi_shape.peer_ptr[s][pe];
+}
+
+/* Whether AMOs on words of segment s use CPU atomics: only when every PE
+ * maps every PE's segment s, so that all PEs update a word the same way
+ * (src/core/amo.c). */
+static inline bool shmpi_amo_by_cpu(int s)
+{
+    return shmpi_shape.all_mapped[s];
+}
+
+/* Whether every PE maps every segment of every PE: nothing aimed at this
+ * PE needs it inside MPI (progress.c waits quietly). */
+static inline bool shmpi_job_all_mapped(void)
+{
+    for (int s = 0; s < SHMPI_NSEGS; s++)
+        if (!shmpi_shape.all_mapped[s])
+            return false;
+    return true;
+}
+
+/* Whether some machine runs more PEs than it has CPUs: then waits yield,
+ * and collectives and barriers take their nonblocking MPI forms. */
+static inline bool shmpi_job_crowded(void)
+{
+    return shmpi_shape.crowded;
+}
+
+/* Whether a team's MPI collectives take their nonblocking forms: its
+ * members on some machine outnumber that machine's CPUs.  A team is judged
+ * by its own members (PEs 0 and 2 of 4 on 2 CPUs are not crowded while 1
+ * and 3 wait), decided when it is made; the same on every member. */
+static inline bool shmpi_team_crowded(const struct shmpi_team *t)
+{
+    return t && t->crowded;
+}
+/* The value of `crowded` for a team being made (collective over its
+ * communicator; the world team takes the job's). */
+bool shmpi_shape_team_crowded(const struct shmpi_team *t);
+
+/* Whether the PEs are on more than one (physical) node. */
+static inline bool shmpi_job_spans_nodes(void)
+{
+    return shmpi_shape.spans_nodes;
+}
+
+/* Whether PEs of a node put their segments in shared memory. */
+static inline bool shmpi_job_shares_memory(void)
+{
+    return shmpi_shape.shares_memory;
+}
+
+/* The PEs of this node or pseudo-node, which map each other's memory, or
+ * MPI_COMM_NULL when the job shares no memory. */
+MPI_Comm shmpi_node_comm(void);
+
+#endif /* SHMPI_SHAPE_H */
