@@ -4,12 +4,9 @@
  */
 #define SHMPI_DEFINES_setup SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "../core/shmpi.h"
+#include "../core/runtime.h"
 
 #include <string.h>
-
-int shmpi_init(const char *routine, int requested);
-void shmpi_finalize(void);
-_Noreturn void shmpi_global_exit(int status);
 
 void shmem_init(void)
 {
