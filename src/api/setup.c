@@ -85,10 +85,9 @@ void *shmem_ptr(const void *dest, int pe)
     shmpi_check_ready(__func__);
     if (pe < 0 || pe >= shmpi_g.n_pes)
         return NULL;
-    int s = shmpi_symm_segment(dest, 1);
-    if (s < 0 || !shmpi_g.seg[s].peer_ptr[pe])
-        return NULL;
-    return shmpi_g.seg[s].peer_ptr[pe] + ((const char *)dest - shmpi_g.seg[s].base);
+    if (shmpi_symm_segment(dest, 1) < 0)
+        return NULL; /* the spec: not symmetric is no error here */
+    return shmpi_symm_target(__func__, dest, 1, pe).local;
 }
 
 void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)
