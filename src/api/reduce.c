@@ -1,8 +1,9 @@
 /*
  * reduce.c - reductions (spec: Collective Routines, shmem_TYPE_OP_reduce
- * and the deprecated shmem_TYPE_OP_to_all).  Each is one MPI allreduce on
- * the team's (or active set's) communicator through src/core/coll.c; the
- * MPI datatype and operator come from the TYPENAME and OPNAME (coll.h).
+ * and the deprecated shmem_TYPE_OP_to_all).  Each is one call into
+ * src/core/coll.c, which runs it in shared memory when the team (or active
+ * set) has a slot, else as one MPI allreduce on its communicator; the MPI
+ * datatype and operator come from the TYPENAME and OPNAME (coll.h).
  */
 #define SHMPI_DEFINES_reduce SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "../core/coll.h"

@@ -1,8 +1,9 @@
 /*
  * scan.c - prefix sums (spec 1.6: Collective Routines, shmem_TYPE_sum_inscan
  * and shmem_TYPE_sum_exscan), for every type of the SUM column of the team
- * reduction table.  Each is one MPI scan or exscan on the team's
- * communicator through src/core/coll.c; the MPI datatype comes from the
+ * reduction table.  Each is one call into src/core/coll.c, which runs it
+ * in shared memory when the team has a slot, else as one MPI scan or
+ * exscan on the team's communicator; the MPI datatype comes from the
  * TYPENAME (coll.h).  The exclusive scan leaves 0 on the team's PE 0.
  */
 #define SHMPI_DEFINES_scan SHMPI_HERE /* weak shmem_ names of this chapter here */

@@ -4,12 +4,9 @@
  */
 #define SHMPI_DEFINES_setup SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "../core/shmpi.h"
+#include "../core/runtime.h"
 
 #include <string.h>
-
-int shmpi_init(const char *routine, int requested);
-void shmpi_finalize(void);
-_Noreturn void shmpi_global_exit(int status);
 
 void shmem_init(void)
 {
@@ -88,10 +85,9 @@ void *shmem_ptr(const void *dest, int pe)
     shmpi_check_ready(__func__);
     if (pe < 0 || pe >= shmpi_g.n_pes)
         return NULL;
-    int s = shmpi_symm_segment(dest, 1);
-    if (s < 0 || !shmpi_peer_mapped(s, pe))
-        return NULL;
-    return shmpi_peer_mapped(s, pe) + ((const char *)dest - shmpi_g.seg[s].base);
+    if (shmpi_symm_segment(dest, 1) < 0)
+        return NULL; /* the spec: not symmetric is no error here */
+    return shmpi_symm_target(__func__, dest, 1, pe).mapped;
 }
 
 void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)

@@ -96,14 +96,6 @@ static count_t count_of(const char *routine, size_t n)
     return (count_t)n;
 }
 
-static void *xmalloc(const char *routine, size_t size)
-{
-    void *p = malloc(size ? size : 1);
-    if (!p)
-        shmpi_abort(routine, "out of memory (%zu bytes)", size);
-    return p;
-}
-
 static size_t mul(const char *routine, size_t a, size_t b)
 {
     return shmpi_bytes(routine, a, b);
@@ -124,7 +116,7 @@ const void *shmpi_unaliased(const char *routine, const void *src, size_t src_len
     *copy = NULL;
     if (!shmpi_overlap(src, src_len, dst, dst_len))
         return src;
-    *copy = xmalloc(routine, src_len);
+    *copy = shmpi_xmalloc(routine, src_len);
     memcpy(*copy, src, src_len);
     return *copy;
 }
@@ -213,11 +205,11 @@ int shmpi_coll_collect(const char *routine, const struct shmpi_group *g, void *d
     count_t counts_here[COLLECT_STACK_PES];
     displ_t displs_here[COLLECT_STACK_PES];
     bool small = n <= COLLECT_STACK_PES;
-    uint64_t *sizes = small ? sizes_here : xmalloc(routine, (size_t)n * sizeof(uint64_t));
+    uint64_t *sizes = small ? sizes_here : shmpi_xmalloc(routine, (size_t)n * sizeof(uint64_t));
     COLL_RUN(MPI_Allgather, MPI_Iallgather, &mine, 1, MPI_UINT64_T, sizes, 1, MPI_UINT64_T,
              g->comm);
-    count_t *counts = small ? counts_here : xmalloc(routine, (size_t)n * sizeof(count_t));
-    displ_t *displs = small ? displs_here : xmalloc(routine, (size_t)n * sizeof(displ_t));
+    count_t *counts = small ? counts_here : shmpi_xmalloc(routine, (size_t)n * sizeof(count_t));
+    displ_t *displs = small ? displs_here : shmpi_xmalloc(routine, (size_t)n * sizeof(displ_t));
     size_t total = 0, my_displ = 0;
     for (int i = 0; i < n; i++) {
         counts[i] = count_of(routine, sizes[i]);

@@ -48,6 +48,14 @@ void shmpi_warn(const char *routine, const char *fmt, ...)
     va_end(ap);
 }
 
+void *shmpi_xmalloc(const char *routine, size_t size)
+{
+    void *p = malloc(size ? size : 1);
+    if (!p)
+        shmpi_abort(routine, "out of memory (%zu bytes)", size);
+    return p;
+}
+
 void shmpi_not_ready(const char *routine)
 {
     int state = atomic_load(&shmpi_g.init_state);

@@ -1,9 +1,10 @@
 /*
- * heap.c - the collective side of the symmetric heap: barriers, the
+ * heap.c - the collective side of the symmetric heap (heap.h): barriers, the
  * SHMEM_DEBUG consistency checks, and the messages for misuse.  The
  * bookkeeping itself is heap_alloc.c.
  */
 #include "shmpi.h"
+#include "heap.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -33,7 +34,6 @@ void shmpi_heap_setup(void)
         align /= 2; /* no larger block fits anyway */
     shmpi_g.heap_align = align;
     shmpi_g.heap_reserved_off = reserved_off;
-    shmpi_barrier_init();
 }
 
 /* Under SHMEM_DEBUG: every PE must pass the same arguments. */

@@ -1,8 +1,16 @@
 /*
- * runtime.c - start and end of the library: MPI ownership, thread level,
- * segments, predefined teams and the default context.
+ * runtime.c - start and end of the library (runtime.h): MPI ownership, the
+ * thread level, the job's shape, and every start-up and finalize step of
+ * the other modules, called here one by one in their order.
  */
+#include "shmpi.h"
 #include "amo.h"
+#include "barrier.h"
+#include "ctx.h"
+#include "heap.h"
+#include "runtime.h"
+#include "team.h"
+#include "window.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -14,10 +22,6 @@
 #include <unistd.h>
 
 struct shmpi_global shmpi_g = {.my_pe = -1, .n_pes = 0};
-
-void shmpi_teams_init(void);
-void shmpi_teams_fini(void);
-void shmpi_heap_setup(void);
 
 static int mpi_level_of(int shmem_level)
 {
@@ -176,20 +180,24 @@ int shmpi_init(const char *routine, int requested)
     MPI_Comm_size(shmpi_g.comm, &shmpi_g.n_pes);
     shmpi_g.page_size = sysconf(_SC_PAGESIZE);
 
-    shmpi_env_read();
-    shmpi_shape_init();
-    shmpi_segments_init();
-    shmpi_heap_setup();
-    shmpi_shape_mapped_init();
-    shmpi_amo_init();
-    arm_grace_at_mpi_finalize();
-    shmpi_flush_init();
-    shmpi_progress_init();
-    shmpi_teams_init();
-    print_banner();
-    shmpi_progress_thread_start();
+    /* The start-up steps, in the order their inputs exist (most are
+     * collective over all PEs). */
+    shmpi_env_read();              /* first: every later step reads a setting */
+    shmpi_shape_init();            /* nodes and crowding, before the segments are placed */
+    shmpi_segments_init();         /* before all that lives in the heap or uses the window */
+    shmpi_heap_setup();            /* before any allocation: reserved block, same offset */
+    shmpi_barrier_init();          /* its node barrier is in the leader's reserved block */
+    shmpi_shape_mapped_init();     /* once every segment is mapped: who maps what */
+    shmpi_amo_init();              /* after the mapping: CPU atomics where all is mapped */
+    arm_grace_at_mpi_finalize();   /* after the node shape: only jobs across nodes need it */
+    shmpi_flush_init();            /* after the node shape: waits yield when crowded */
+    shmpi_progress_init();         /* polling follows crowding and mapping */
+    shmpi_teams_init();            /* its collectives wait as set above; slots are reserved */
+    shmpi_ctx_init();              /* after the world team, the default context's team */
+    print_banner();                /* once every setting SHMEM_INFO prints is decided */
+    shmpi_progress_thread_start(); /* last: it calls MPI on everything made above */
     atomic_store(&shmpi_g.init_state, SHMPI_STATE_READY);
-    shmpi_barrier_comm(shmpi_g.comm);
+    shmpi_barrier_comm(shmpi_g.comm); /* no PE returns before every PE can be a target */
     return shmpi_g.thread_level;
 }
 
@@ -279,14 +287,15 @@ void shmpi_finalize(void)
         return; /* finalize without init, or twice: nothing to do */
     if (--shmpi_g.init_count > 0)
         return; /* an earlier init is still open */
-    shmpi_barrier_all();
-    shmpi_progress_thread_stop();
-    shmpi_teams_fini();
-    shmpi_barrier_fini();
-    shmpi_segments_fini();
-    shmpi_shape_fini();
-    shmpi_flush_fini();
-    shmpi_heap_destroy(&shmpi_g.heap);
+    /* Each step undoes init's while what it needs still exists. */
+    shmpi_barrier_all();            /* first: all operations complete before anything goes */
+    shmpi_progress_thread_stop();   /* before the window and teams it calls MPI on go */
+    shmpi_teams_fini();             /* while the window exists: it quiets open contexts */
+    shmpi_barrier_fini();           /* before the segments its node barrier lives in */
+    shmpi_segments_fini();          /* after the last RMA and shared-memory access */
+    shmpi_shape_fini();             /* after the segments: their peer addresses go */
+    shmpi_flush_fini();             /* after the window: no flush reads its marks again */
+    shmpi_heap_destroy(&shmpi_g.heap); /* last: nothing allocates any more */
     /* Where the program owns MPI, its MPI_Finalize runs the grace instead. */
     long grace_ms = shmpi_g.mpi_started_here ? finalize_grace_ms() : 0;
     if (grace_ms > 0)

@@ -5,6 +5,10 @@
  * Every internal symbol starts with shmpi_ and is hidden by
  * -fvisibility=hidden; the public names of shmem.h get default visibility
  * because shmem.h is included below inside "visibility push(default)".
+ * A module with a header of its own (X.c and X.h: team, ctx, handle,
+ * pe_index, team_comm, runtime, heap, barrier, window, amo, coll, ...)
+ * declares there what it exports; this header includes team.h and ctx.h,
+ * whose types the global state holds.
  */
 #ifndef SHMPI_INTERNAL_H
 #define SHMPI_INTERNAL_H
@@ -56,6 +60,11 @@ _Noreturn void shmpi_abort(const char *routine, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Prints a warning with the same prefix (only used under SHMEM_DEBUG). */
 void shmpi_warn(const char *routine, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The errors the inline checks below report (out of line: they are cold). */
+void shmpi_not_ready(const char *routine);
+void shmpi_pe_fail(const char *routine, int pe, int n_pes);
+/* malloc that ends the job naming `routine` when memory is exhausted. */
+void *shmpi_xmalloc(const char *routine, size_t size);
 
 /* ---- env: every environment variable shmpi reads ------------------------------------ */
 struct shmpi_env {
@@ -162,89 +171,9 @@ void shmpi_flush_fini(void);
 void shmpi_progress_thread_start(void);
 void shmpi_progress_thread_stop(void);
 
-/* ---- teams and contexts ------------------------------------------------------------- */
-struct shmpi_ctx;
-struct shmpi_team_slot;
-
-/* How a team's collectives use shared memory (coll_shm.c). */
-struct shmpi_team_shm {
-    int slot;                /* its slot in every member's reserved block, or -1:
-                                MPI only (not all mapped, SHMPI_MPI_ONLY, no slot free) */
-    unsigned mapped_segs;    /* bit s: every member maps every member's segment s */
-    uint64_t seq;            /* the last event this member arrived at */
-    uint64_t all_arrived;    /* every member was seen at this event or later */
-    struct shmpi_team_slot **member_slot; /* [n_pes]: each member's slot, mapped here */
-};
-
-struct shmpi_team {
-    unsigned magic;          /* SHMPI_TEAM_MAGIC while the team exists */
-    MPI_Comm comm;           /* the team's communicator (rank == team PE) */
-    int my_pe;               /* caller's PE in the team */
-    int n_pes;
-    int *world_pe;           /* [n_pes]: team PE -> world PE, NULL for the world team */
-    /* World PE -> team PE: when the members are an arithmetic progression
-     * of world PEs (world_pe[i] == world_start + i * world_stride) it is
-     * computed; otherwise by_world holds the world PEs in ascending order
-     * followed by their team PEs (2 * n_pes ints, binary search). */
-    int world_start, world_stride;
-    int *by_world;
-    shmem_team_config_t config;
-    long config_mask;
-    int n_contexts;          /* contexts created on this team and not destroyed */
-    struct shmpi_ctx *contexts; /* those contexts (list through ctx->next) */
-    struct shmpi_team *next, *prev; /* user teams not yet destroyed */
-    bool predefined;         /* WORLD and SHARED are never destroyed by users */
-    bool crowded;            /* the members on some machine outnumber its CPUs: MPI
-                                collectives take their nonblocking form (coll.c) */
-    struct shmpi_team_shm shm;
-};
-#define SHMPI_TEAM_MAGIC 0x7ea3c0deu
-
-struct shmpi_ctx {
-    unsigned magic;          /* SHMPI_CTX_MAGIC while the context exists */
-    struct shmpi_team *team; /* PE numbers of operations are relative to it */
-    long options;
-    atomic_int mpi_pending;  /* MPI operations issued since the last flush */
-    struct shmpi_ctx *next, *prev; /* the team's contexts */
-};
-#define SHMPI_CTX_MAGIC 0xc0c7e57au
-
-/* Resolves the handle of a context/team (predefined ones included); NULL
- * or a destroyed handle is an error naming `routine`. */
-struct shmpi_ctx *shmpi_ctx_get(const char *routine, shmem_ctx_t ctx);
-static inline struct shmpi_team *shmpi_team_get(const char *routine, shmem_team_t team);
-/* shmpi_team_get for every handle but SHMEM_TEAM_WORLD, which it resolves
- * inline (the team of most collectives). */
-struct shmpi_team *shmpi_team_lookup(const char *routine, shmem_team_t team);
-/* The handle of a team object (SHMEM_TEAM_WORLD/SHARED for the predefined). */
-shmem_team_t shmpi_team_handle(struct shmpi_team *team);
-/* Team PE of world PE `world_pe`, or -1 if it is not a member (O(log n)). */
-int shmpi_team_pe_of_world(const struct shmpi_team *team, int world_pe);
-/* The routines of the Teams and Contexts chapters (team.c); `routine`
- * names the caller in error messages.  Each returns what the spec says. */
-int shmpi_team_translate(const char *routine, shmem_team_t src_team, int src_pe,
-                         shmem_team_t dest_team);
-int shmpi_team_get_config(const char *routine, shmem_team_t team, long config_mask,
-                          shmem_team_config_t *config);
-int shmpi_team_split_strided(const char *routine, shmem_team_t parent_team, int start,
-                             int stride, int size, const shmem_team_config_t *config,
-                             long config_mask, shmem_team_t *new_team);
-int shmpi_team_split_2d(const char *routine, shmem_team_t parent_team, int xrange,
-                        const shmem_team_config_t *xaxis_config, long xaxis_mask,
-                        shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
-                        long yaxis_mask, shmem_team_t *yaxis_team);
-void shmpi_team_destroy(const char *routine, shmem_team_t team);
-/* Sets up team->shm (collective over the members, once the team has its
- * communicator and world_pe), and frees it; `members_meet`: the members
- * call it together (shmem_team_destroy), so the slot can be reused at once.
- * The team takes no slot below `lowest_slot` (active sets: the upper half). */
-void shmpi_team_shm_init(const char *routine, struct shmpi_team *team, int lowest_slot);
-void shmpi_team_shm_fini(struct shmpi_team *team, bool members_meet);
-int shmpi_ctx_create(const char *routine, shmem_team_t team, long options, shmem_ctx_t *ctx);
-void shmpi_ctx_destroy(const char *routine, shmem_ctx_t ctx);
-int shmpi_ctx_team(const char *routine, shmem_ctx_t ctx, shmem_team_t *team);
-/* World PE of `pe` taken relative to `team`; aborts if out of range. */
-static inline int shmpi_team_world_pe(const char *routine, const struct shmpi_team *team, int pe);
+/* ---- teams and contexts: team.h, ctx.h (the global state holds the predefined ones) ---- */
+#include "team.h"
+#include "ctx.h"
 
 /* ---- RMA core: every typed put/get routine lands here ------------------------------ */
 enum shmpi_completion {
@@ -371,7 +300,6 @@ static inline void shmpi_check_ready(const char *routine)
 {
     if (SHMPI_UNLIKELY(atomic_load_explicit(&shmpi_g.init_state, memory_order_relaxed) !=
                        SHMPI_STATE_READY)) {
-        void shmpi_not_ready(const char *);
         shmpi_not_ready(routine);
     }
 }
@@ -414,8 +342,6 @@ static inline struct shmpi_target shmpi_symm_target(const char *routine, const v
     return t;
 }
 
-void shmpi_pe_fail(const char *routine, int pe, int n_pes);
-
 /* The context behind a handle; the default one without a call. */
 static inline struct shmpi_ctx *shmpi_ctx_of(const char *routine, shmem_ctx_t handle)
 {
@@ -434,13 +360,6 @@ static inline void shmpi_mark_pending(struct shmpi_ctx *ctx, int pe)
         atomic_store_explicit(&ctx->mpi_pending, 1, memory_order_relaxed);
     if (!atomic_load_explicit(&shmpi_g.mpi_pending_any, memory_order_relaxed))
         atomic_store_explicit(&shmpi_g.mpi_pending_any, 1, memory_order_relaxed);
-}
-
-static inline int shmpi_team_world_pe(const char *routine, const struct shmpi_team *team, int pe)
-{
-    if (SHMPI_UNLIKELY(pe < 0 || pe >= team->n_pes))
-        shmpi_pe_fail(routine, pe, team->n_pes);
-    return team->world_pe ? team->world_pe[pe] : pe;
 }
 
 #endif /* SHMPI_INTERNAL_H */

@@ -1,199 +1,40 @@
 /*
- * team.c - teams and contexts: the predefined teams (world and shared), the
- * default context, user teams made by splitting, user contexts, and handle
- * resolution.
+ * team.c - teams (team.h): the predefined teams (world and shared), user
+ * teams made by splitting, translation and configuration queries, the
+ * internal teams of active sets, and destruction.
  *
  * Every team owns an MPI communicator whose rank is the team PE; team
- * collectives are MPI collectives on it (coll.c).  A split computes the
- * members from its arguments on every PE of the parent, so the members
- * alone make the new communicator (see "team communicators" below) and
- * the others just get SHMEM_TEAM_INVALID.  Each team keeps its team PE ->
- * world PE table and a world PE -> team PE index (computed for arithmetic
- * progressions, binary search otherwise), so shmem_team_translate_pe is
- * O(1) or O(log n) and RMA on a team context needs no MPI call.
+ * collectives run on it or in shared memory (coll.c, coll_shm.c).  A split
+ * computes the members from its arguments on every PE of the parent, so the
+ * members alone make the new communicator (team_comm.c) and the others just
+ * get SHMEM_TEAM_INVALID.  Each team keeps its team PE <-> world PE tables
+ * (pe_index.c).
  *
- * User teams and contexts are kept on lists so that shmem_finalize frees
- * whatever the program did not destroy; creating and destroying teams in a
- * loop leaks nothing (communicator, tables, struct).  Their structs come
- * from slabs that are never returned to the system (see "handle storage"),
- * so a destroyed or made-up handle is reported, never dereferenced.
+ * User teams are kept on a list so that shmem_finalize frees whatever the
+ * program did not destroy; creating and destroying teams in a loop leaks
+ * nothing (communicator, tables, struct).  Their structs come from a handle
+ * slab (handle.h), so a destroyed or made-up handle is reported, never
+ * dereferenced.
  */
 #include "shmpi.h"
 #include "coll.h"
 #include "shape.h"
+#include "ctx.h"
+#include "handle.h"
+#include "pe_index.h"
+#include "team.h"
+#include "team_comm.h"
+#include "window.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-MPI_Comm shmpi_node_comm(void);
-
-/* Guards the lists of teams and contexts (contexts may be created and
- * destroyed by several threads at once). */
+/* Guards the list of user teams (teams may be destroyed by several
+ * threads at once). */
 static pthread_mutex_t lists_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct shmpi_team *user_teams;
-
-static void *xmalloc(const char *routine, size_t size)
-{
-    void *p = malloc(size ? size : 1);
-    if (!p)
-        shmpi_abort(routine, "out of memory (%zu bytes)", size);
-    return p;
-}
-
-/* ---- handle storage ------------------------------------------------------------------
- * A team or context handle is the address of its struct, and a program may
- * pass one it destroyed, or any other value.  To check a handle without
- * reading freed or unmapped memory, the structs live in slabs that stay
- * allocated until the process ends: a handle is accepted only if it points
- * at the start of a slot of one of those slabs (checked without a lock, in
- * a few instructions) and the slot holds a live struct (its magic; a freed
- * slot has magic 0).  Freed slots are reused oldest first, so a destroyed
- * handle keeps being recognized as such for as long as possible.  Slab i
- * holds SLAB_FIRST << i slots; slabs and free lists change under lists_lock. */
-#define SLAB_FIRST 16
-#define SLAB_MAX 24
-#define SLOT_SIZE(type) \
-    ((sizeof(type) + _Alignof(max_align_t) - 1) / _Alignof(max_align_t) * _Alignof(max_align_t))
-
-struct pool {
-    size_t slot;              /* bytes per slot */
-    size_t link;              /* offset of the pointer field that links free slots */
-    atomic_int n_slabs;
-    char *slab[SLAB_MAX];     /* each written once, before n_slabs counts it */
-    char *free_head, *free_tail;
-};
-static struct pool team_pool = {.slot = SLOT_SIZE(struct shmpi_team),
-                                .link = offsetof(struct shmpi_team, next)};
-static struct pool ctx_pool = {.slot = SLOT_SIZE(struct shmpi_ctx),
-                               .link = offsetof(struct shmpi_ctx, next)};
-
-/* A free slot's `next` field (a struct pointer, unused while it is free)
- * links it to the next free slot. */
-static char *free_next(const struct pool *p, const char *obj)
-{
-    char *next;
-    memcpy(&next, obj + p->link, sizeof(next));
-    return next;
-}
-
-static void set_free_next(const struct pool *p, char *obj, char *next)
-{
-    memcpy(obj + p->link, &next, sizeof(next));
-}
-
-/* Appends a slot (its magic already 0) to the free list; lists_lock held. */
-static void pool_put(struct pool *p, void *obj)
-{
-    set_free_next(p, obj, NULL);
-    if (p->free_tail)
-        set_free_next(p, p->free_tail, obj);
-    else
-        p->free_head = obj;
-    p->free_tail = obj;
-}
-
-/* A zeroed slot, NULL if memory is exhausted; lists_lock held. */
-static void *pool_get(struct pool *p)
-{
-    if (!p->free_head) {
-        int n = atomic_load_explicit(&p->n_slabs, memory_order_relaxed);
-        size_t count = (size_t)SLAB_FIRST << n;
-        char *slab = n < SLAB_MAX ? calloc(count, p->slot) : NULL;
-        if (!slab)
-            return NULL;
-        for (size_t i = 0; i < count; i++)
-            pool_put(p, slab + i * p->slot);
-        p->slab[n] = slab;
-        atomic_store_explicit(&p->n_slabs, n + 1, memory_order_release);
-    }
-    char *obj = p->free_head;
-    p->free_head = free_next(p, obj);
-    if (!p->free_head)
-        p->free_tail = NULL;
-    memset(obj, 0, p->slot);
-    return obj;
-}
-
-/* Whether `handle` is the address of a slot of `p` (live or freed). */
-static bool pool_slot(const struct pool *p, const void *handle)
-{
-    uintptr_t a = (uintptr_t)handle;
-    int n = atomic_load_explicit(&p->n_slabs, memory_order_acquire);
-    for (int i = 0; i < n; i++) {
-        uintptr_t off = a - (uintptr_t)p->slab[i]; /* wraps if below the slab */
-        if (off < ((size_t)SLAB_FIRST << i) * p->slot)
-            return off % p->slot == 0;
-    }
-    return false;
-}
-
-/* ---- world PE <-> team PE ---------------------------------------------------------- */
-struct pe_pair {
-    int world, team;
-};
-
-static int pair_cmp(const void *a, const void *b)
-{
-    const struct pe_pair *x = a, *y = b;
-    return (x->world > y->world) - (x->world < y->world);
-}
-
-/* Builds the world PE -> team PE index from team->world_pe. */
-static void team_index(const char *routine, struct shmpi_team *team)
-{
-    int n = team->n_pes;
-    const int *w = team->world_pe;
-    team->by_world = NULL;
-    if (!w) {
-        team->world_start = 0;
-        team->world_stride = 1;
-        return;
-    }
-    int stride = n > 1 ? w[1] - w[0] : 1;
-    bool arithmetic = stride != 0;
-    for (int i = 2; arithmetic && i < n; i++)
-        arithmetic = w[i] - w[i - 1] == stride;
-    team->world_start = w[0];
-    team->world_stride = stride;
-    if (arithmetic)
-        return;
-    struct pe_pair *pairs = xmalloc(routine, (size_t)n * sizeof(*pairs));
-    for (int i = 0; i < n; i++)
-        pairs[i] = (struct pe_pair){w[i], i};
-    qsort(pairs, (size_t)n, sizeof(*pairs), pair_cmp);
-    team->by_world = xmalloc(routine, 2 * (size_t)n * sizeof(int));
-    for (int i = 0; i < n; i++) {
-        team->by_world[i] = pairs[i].world;
-        team->by_world[n + i] = pairs[i].team;
-    }
-    free(pairs);
-}
-
-int shmpi_team_pe_of_world(const struct shmpi_team *team, int world_pe)
-{
-    int n = team->n_pes;
-    if (!team->by_world) {
-        long d = (long)world_pe - team->world_start;
-        long stride = team->world_stride;
-        if (d % stride != 0)
-            return -1;
-        long i = d / stride;
-        return i >= 0 && i < n ? (int)i : -1;
-    }
-    const int *sorted = team->by_world;
-    int lo = 0, hi = n - 1;
-    while (lo <= hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (sorted[mid] == world_pe)
-            return sorted[n + mid];
-        if (sorted[mid] < world_pe)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return -1;
-}
+static struct shmpi_handle_pool team_pool = SHMPI_HANDLE_POOL(struct shmpi_team, next);
 
 /* ---- predefined teams -------------------------------------------------------------- */
 static void team_from_comm(struct shmpi_team *team, MPI_Comm comm, int *world_pe)
@@ -210,27 +51,8 @@ static void team_from_comm(struct shmpi_team *team, MPI_Comm comm, int *world_pe
     team->next = team->prev = NULL;
     team->predefined = true;
     team->crowded = shmpi_shape_team_crowded(team);
-    team_index("shmem_init", team);
+    shmpi_pe_index_build("shmem_init", team);
     shmpi_team_shm_init("shmem_init", team, 0);
-}
-
-/* Team PE -> world PE for every member of `comm`. */
-int *shmpi_comm_world_pes(MPI_Comm comm)
-{
-    int n;
-    MPI_Comm_size(comm, &n);
-    int *ranks = xmalloc("shmem_team", (size_t)n * sizeof(int));
-    int *world = xmalloc("shmem_team", (size_t)n * sizeof(int));
-    MPI_Group group, world_group;
-    MPI_Comm_group(comm, &group);
-    MPI_Comm_group(shmpi_g.comm, &world_group);
-    for (int i = 0; i < n; i++)
-        ranks[i] = i;
-    MPI_Group_translate_ranks(group, n, ranks, world_group, world);
-    MPI_Group_free(&group);
-    MPI_Group_free(&world_group);
-    free(ranks);
-    return world;
 }
 
 void shmpi_teams_init(void)
@@ -246,12 +68,6 @@ void shmpi_teams_init(void)
     else
         MPI_Comm_dup(MPI_COMM_SELF, &shared);
     team_from_comm(&shmpi_g.team_shared, shared, shmpi_comm_world_pes(shared));
-
-    shmpi_g.ctx_default.magic = SHMPI_CTX_MAGIC;
-    shmpi_g.ctx_default.team = &shmpi_g.team_world;
-    shmpi_g.ctx_default.options = 0;
-    shmpi_g.ctx_default.next = shmpi_g.ctx_default.prev = NULL;
-    atomic_store(&shmpi_g.ctx_default.mpi_pending, 0);
 }
 
 /* ---- handles ------------------------------------------------------------------------ */
@@ -261,7 +77,7 @@ struct shmpi_team *shmpi_team_lookup(const char *routine, shmem_team_t team)
         return &shmpi_g.team_shared;
     if (team == SHMEM_TEAM_INVALID)
         shmpi_abort(routine, "team is SHMEM_TEAM_INVALID");
-    if (SHMPI_UNLIKELY(!pool_slot(&team_pool, team)))
+    if (SHMPI_UNLIKELY(!shmpi_handle_known(&team_pool, team)))
         shmpi_abort(routine, "team handle %p is not a team (no shmem_team_split_strided or "
                     "shmem_team_split_2d returned it)", (void *)team);
     if (SHMPI_UNLIKELY(team->magic != SHMPI_TEAM_MAGIC))
@@ -276,21 +92,6 @@ shmem_team_t shmpi_team_handle(struct shmpi_team *team)
     if (team == &shmpi_g.team_shared)
         return SHMEM_TEAM_SHARED;
     return team;
-}
-
-struct shmpi_ctx *shmpi_ctx_get(const char *routine, shmem_ctx_t ctx)
-{
-    if (ctx == SHMEM_CTX_DEFAULT)
-        return &shmpi_g.ctx_default;
-    if (ctx == SHMEM_CTX_INVALID)
-        shmpi_abort(routine, "context is SHMEM_CTX_INVALID");
-    if (SHMPI_UNLIKELY(!pool_slot(&ctx_pool, ctx)))
-        shmpi_abort(routine, "context handle %p is not a context (no shmem_ctx_create or "
-                    "shmem_team_create_ctx returned it)", (void *)ctx);
-    if (SHMPI_UNLIKELY(ctx->magic != SHMPI_CTX_MAGIC))
-        shmpi_abort(routine, "context handle %p refers to a context that was destroyed "
-                    "(by shmem_ctx_destroy, or with its team)", (void *)ctx);
-    return ctx;
 }
 
 /* ---- queries ------------------------------------------------------------------------ */
@@ -334,119 +135,6 @@ static bool config_ok(const shmem_team_config_t *config, long mask)
     return true;
 }
 
-/* ---- team communicators ------------------------------------------------------------
- * A new team's communicator is made by its members only: nobody else
- * takes part, and every way MPI has to make a communicator over a subset
- * of PEs (MPI_Comm_split, MPI_Comm_create_group) blocks spinning inside
- * MPI, which with more PEs than cores costs tens of milliseconds per
- * team.  MPI_Comm_idup does not block, so the first communicator made for
- * a list of PEs (world PEs in team order) is kept as a template, and
- * every later team of the same PEs is an MPI_Comm_idup of it.  A template
- * exists on all members of its list or on none: it is added only when
- * all of them agree (they all have room), and dropped only at finalize. */
-#define TEMPLATE_MAX 64
-#define TEMPLATE_BUCKETS 64
-struct team_template {
-    uint64_t hash;
-    int n;
-    int *world;               /* [n] world PEs in team order */
-    MPI_Comm comm;
-    struct team_template *next;
-};
-static struct team_template *templates[TEMPLATE_BUCKETS];
-static int n_templates;
-static pthread_mutex_t templates_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static uint64_t pes_hash(const int *world, int n)
-{
-    uint64_t h = 14695981039346656037ull ^ (uint64_t)n;
-    for (int i = 0; i < n; i++)
-        h = (h ^ (uint32_t)world[i]) * 1099511628211ull;
-    return h;
-}
-
-static MPI_Comm template_find(uint64_t h, const int *world, int n)
-{
-    MPI_Comm comm = MPI_COMM_NULL;
-    pthread_mutex_lock(&templates_lock);
-    for (struct team_template *t = templates[h % TEMPLATE_BUCKETS]; t; t = t->next)
-        if (t->hash == h && t->n == n && memcmp(t->world, world, (size_t)n * sizeof(int)) == 0) {
-            comm = t->comm;
-            break;
-        }
-    pthread_mutex_unlock(&templates_lock);
-    return comm;
-}
-
-static void templates_fini(void)
-{
-    for (int b = 0; b < TEMPLATE_BUCKETS; b++) {
-        while (templates[b]) {
-            struct team_template *t = templates[b];
-            templates[b] = t->next;
-            MPI_Comm_free(&t->comm);
-            free(t->world);
-            free(t);
-        }
-    }
-    n_templates = 0;
-}
-
-static MPI_Comm comm_idup(MPI_Comm comm)
-{
-    MPI_Comm dup;
-    MPI_Request req;
-    MPI_Comm_idup(comm, &dup, &req);
-    shmpi_wait_request(&req);
-    return dup;
-}
-
-/* Called by the members only: a communicator whose rank i is parent PE
- * members[i] (world PE world[i]). */
-static MPI_Comm team_comm(const char *routine, struct shmpi_team *parent, const int *members,
-                          const int *world, int n)
-{
-    bool whole_parent = n == parent->n_pes;
-    for (int i = 0; whole_parent && i < n; i++)
-        whole_parent = members[i] == i;
-    if (whole_parent)
-        return comm_idup(parent->comm);
-    uint64_t h = pes_hash(world, n);
-    MPI_Comm template = template_find(h, world, n);
-    if (template != MPI_COMM_NULL)
-        return comm_idup(template);
-
-    MPI_Group parent_group, group;
-    MPI_Comm comm;
-    MPI_Comm_group(parent->comm, &parent_group);
-    MPI_Group_incl(parent_group, n, members, &group);
-    MPI_Comm_create_group(parent->comm, group, (int)(h % 32000), &comm);
-    MPI_Group_free(&group);
-    MPI_Group_free(&parent_group);
-
-    /* Keep it as the template if every member has room. */
-    pthread_mutex_lock(&templates_lock);
-    int room = n_templates < TEMPLATE_MAX, all_room = 0;
-    pthread_mutex_unlock(&templates_lock);
-    MPI_Request req;
-    MPI_Iallreduce(&room, &all_room, 1, MPI_INT, MPI_MIN, comm, &req);
-    shmpi_wait_request(&req);
-    if (!all_room)
-        return comm;
-    struct team_template *t = xmalloc(routine, sizeof(*t));
-    t->hash = h;
-    t->n = n;
-    t->world = xmalloc(routine, (size_t)n * sizeof(int));
-    memcpy(t->world, world, (size_t)n * sizeof(int));
-    t->comm = comm;
-    pthread_mutex_lock(&templates_lock);
-    t->next = templates[h % TEMPLATE_BUCKETS];
-    templates[h % TEMPLATE_BUCKETS] = t;
-    n_templates++;
-    pthread_mutex_unlock(&templates_lock);
-    return comm_idup(comm);
-}
-
 /* Collective over `parent` (non-members return at once): the new team
  * holds parent PEs members[0..n-1] in that order (team PE i is parent PE
  * members[i]); my_pe is the caller's team PE, -1 if it is not a member.
@@ -457,23 +145,21 @@ static shmem_team_t team_split(const char *routine, struct shmpi_team *parent,
 {
     if (my_pe < 0)
         return SHMEM_TEAM_INVALID;
-    pthread_mutex_lock(&lists_lock);
-    struct shmpi_team *team = pool_get(&team_pool);
-    pthread_mutex_unlock(&lists_lock);
+    struct shmpi_team *team = shmpi_handle_new(&team_pool);
     if (!team)
         shmpi_abort(routine, "out of memory (a team)");
     team->magic = SHMPI_TEAM_MAGIC;
-    team->world_pe = xmalloc(routine, (size_t)n * sizeof(int));
+    team->world_pe = shmpi_xmalloc(routine, (size_t)n * sizeof(int));
     for (int i = 0; i < n; i++)
         team->world_pe[i] =
             parent->world_pe ? parent->world_pe[members[i]] : members[i];
-    team->comm = team_comm(routine, parent, members, team->world_pe, n);
+    team->comm = shmpi_team_comm(routine, parent, members, team->world_pe, n);
     MPI_Comm_rank(team->comm, &team->my_pe);
     MPI_Comm_size(team->comm, &team->n_pes);
     if (team->n_pes != n || team->my_pe != my_pe)
         shmpi_abort(routine, "internal error: new team rank %d of %d, expected %d of %d",
                     team->my_pe, team->n_pes, my_pe, n);
-    team_index(routine, team);
+    shmpi_pe_index_build(routine, team);
     team->config.num_contexts =
         (mask & SHMEM_TEAM_NUM_CONTEXTS) ? config->num_contexts : 0;
     team->config_mask = mask;
@@ -514,7 +200,7 @@ int shmpi_team_split_strided(const char *routine, shmem_team_t parent_team, int 
     if (last < 0 || last >= parent->n_pes)
         return -1;
 
-    int *members = xmalloc(routine, (size_t)size * sizeof(int));
+    int *members = shmpi_xmalloc(routine, (size_t)size * sizeof(int));
     for (int i = 0; i < size; i++)
         members[i] = start + stride * i;
     int my_pe = -1;
@@ -552,7 +238,8 @@ int shmpi_team_split_2d(const char *routine, shmem_team_t parent_team, int xrang
      * is its row (team PE = x), the y-axis team its column (team PE = y). */
     int x = me % xrange, y = me / xrange;
     int yrange = (n + xrange - 1) / xrange;
-    int *members = xmalloc(routine, (size_t)(xrange > yrange ? xrange : yrange) * sizeof(int));
+    int *members =
+        shmpi_xmalloc(routine, (size_t)(xrange > yrange ? xrange : yrange) * sizeof(int));
     int nx = 0;
     for (int i = y * xrange; i < n && i < (y + 1) * xrange; i++)
         members[nx++] = i;
@@ -570,7 +257,7 @@ int shmpi_team_split_2d(const char *routine, shmem_team_t parent_team, int xrang
  * PE_size) is a team, so every collective form runs on the same engine
  * (coll.c, coll_shm.c).  The set of all PEs is the world team.  Any other
  * set is an internal team, made by its members when they first call a
- * collective on it (as a split: a communicator from the templates, a
+ * collective on it (as a split: a communicator from team_comm.c, a
  * shared-memory slot if every member maps the others' heaps) and kept,
  * found by its triplet, until finalize.  Never freeing one per call is
  * what makes the pSync rules hold whatever the program does: sets that
@@ -608,14 +295,14 @@ static struct aset *aset_find(unsigned h, int start, int log_stride, int size)
 static struct aset *aset_make(const char *routine, int start, int log_stride, int size,
                               int my_pe)
 {
-    struct aset *a = xmalloc(routine, sizeof(*a));
+    struct aset *a = shmpi_xmalloc(routine, sizeof(*a));
     *a = (struct aset){.start = start, .log_stride = log_stride, .size = size};
     struct shmpi_team *t = &a->team;
-    int *members = xmalloc(routine, (size_t)size * sizeof(int));
-    t->world_pe = xmalloc(routine, (size_t)size * sizeof(int));
+    int *members = shmpi_xmalloc(routine, (size_t)size * sizeof(int));
+    t->world_pe = shmpi_xmalloc(routine, (size_t)size * sizeof(int));
     for (int i = 0; i < size; i++)
         members[i] = t->world_pe[i] = start + (i << log_stride);
-    t->comm = team_comm(routine, &shmpi_g.team_world, members, t->world_pe, size);
+    t->comm = shmpi_team_comm(routine, &shmpi_g.team_world, members, t->world_pe, size);
     free(members);
     MPI_Comm_rank(t->comm, &t->my_pe);
     MPI_Comm_size(t->comm, &t->n_pes);
@@ -625,7 +312,7 @@ static struct aset *aset_make(const char *routine, int start, int log_stride, in
     t->magic = SHMPI_TEAM_MAGIC;
     t->predefined = true; /* no handle ever leaves the library */
     t->crowded = shmpi_shape_team_crowded(t);
-    team_index(routine, t);
+    shmpi_pe_index_build(routine, t);
     shmpi_team_shm_init(routine, t, SHMPI_TEAM_SLOTS / 2);
     return a;
 }
@@ -690,114 +377,18 @@ static void asets_fini(void)
     }
 }
 
-/* ---- contexts ---------------------------------------------------------------------- */
-/* Quiets and frees a context already unlinked from its team (lists_lock
- * not held). */
-static void ctx_free(struct shmpi_ctx *ctx)
-{
-    shmpi_quiet(ctx);
-    pthread_mutex_lock(&lists_lock);
-    ctx->magic = 0;
-    pool_put(&ctx_pool, ctx);
-    pthread_mutex_unlock(&lists_lock);
-}
-
-int shmpi_ctx_create(const char *routine, shmem_team_t team_handle, long options,
-                     shmem_ctx_t *ctx_out)
-{
-    shmpi_check_ready(routine);
-    if (!ctx_out)
-        shmpi_abort(routine, "ctx is NULL");
-    *ctx_out = SHMEM_CTX_INVALID;
-    if (team_handle == SHMEM_TEAM_INVALID)
-        return -1;
-    struct shmpi_team *team = shmpi_team_get(routine, team_handle);
-    if (options & ~(SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE))
-        return -1;
-    pthread_mutex_lock(&lists_lock);
-    /* A team configured with num_contexts offers that many, no more. */
-    struct shmpi_ctx *ctx = NULL;
-    if (!(team->config_mask & SHMEM_TEAM_NUM_CONTEXTS) ||
-        team->n_contexts < team->config.num_contexts)
-        ctx = pool_get(&ctx_pool);
-    if (!ctx) {
-        pthread_mutex_unlock(&lists_lock);
-        return -1;
-    }
-    ctx->magic = SHMPI_CTX_MAGIC;
-    ctx->team = team;
-    ctx->options = options;
-    atomic_init(&ctx->mpi_pending, 0);
-    team->n_contexts++;
-    ctx->prev = NULL;
-    ctx->next = team->contexts;
-    if (team->contexts)
-        team->contexts->prev = ctx;
-    team->contexts = ctx;
-    pthread_mutex_unlock(&lists_lock);
-    *ctx_out = ctx;
-    return 0;
-}
-
-static void ctx_unlink(struct shmpi_ctx *ctx)
-{
-    struct shmpi_team *team = ctx->team;
-    if (ctx->prev)
-        ctx->prev->next = ctx->next;
-    else
-        team->contexts = ctx->next;
-    if (ctx->next)
-        ctx->next->prev = ctx->prev;
-    team->n_contexts--;
-}
-
-void shmpi_ctx_destroy(const char *routine, shmem_ctx_t handle)
-{
-    shmpi_check_ready(routine);
-    /* SHMEM_CTX_INVALID: no operation (the spec); the default context is
-     * not the program's to destroy. */
-    if (handle == SHMEM_CTX_INVALID)
-        return;
-    if (handle == SHMEM_CTX_DEFAULT)
-        shmpi_abort(routine, "SHMEM_CTX_DEFAULT is predefined and cannot be destroyed");
-    struct shmpi_ctx *ctx = shmpi_ctx_get(routine, handle);
-    pthread_mutex_lock(&lists_lock);
-    ctx_unlink(ctx);
-    pthread_mutex_unlock(&lists_lock);
-    ctx_free(ctx);
-}
-
-int shmpi_ctx_team(const char *routine, shmem_ctx_t handle, shmem_team_t *team)
-{
-    shmpi_check_ready(routine);
-    if (!team)
-        shmpi_abort(routine, "team is NULL");
-    if (handle == SHMEM_CTX_INVALID) {
-        *team = SHMEM_TEAM_INVALID;
-        return -1;
-    }
-    *team = shmpi_team_handle(shmpi_ctx_get(routine, handle)->team);
-    return 0;
-}
-
 /* ---- destruction ------------------------------------------------------------------- */
 /* Frees a user team and the contexts still open on it (after a quiet);
  * `members_meet` as for shmpi_team_shm_fini. */
 static void team_free(struct shmpi_team *team, bool members_meet)
 {
     shmpi_team_shm_fini(team, members_meet);
-    while (team->contexts) {
-        struct shmpi_ctx *ctx = team->contexts;
-        ctx_unlink(ctx);
-        ctx_free(ctx);
-    }
+    shmpi_ctx_destroy_all(team);
     MPI_Comm_free(&team->comm);
     free(team->world_pe);
     free(team->by_world);
-    pthread_mutex_lock(&lists_lock);
     team->magic = 0;
-    pool_put(&team_pool, team);
-    pthread_mutex_unlock(&lists_lock);
+    shmpi_handle_free(&team_pool, team);
 }
 
 void shmpi_team_destroy(const char *routine, shmem_team_t handle)
@@ -833,15 +424,10 @@ void shmpi_teams_fini(void)
         team_free(team, false); /* in whatever order each PE has them */
     }
     struct shmpi_team *predefined[] = {&shmpi_g.team_world, &shmpi_g.team_shared};
-    for (size_t t = 0; t < sizeof(predefined) / sizeof(predefined[0]); t++) {
-        while (predefined[t]->contexts) {
-            struct shmpi_ctx *ctx = predefined[t]->contexts;
-            ctx_unlink(ctx);
-            ctx_free(ctx);
-        }
-    }
+    for (size_t t = 0; t < sizeof(predefined) / sizeof(predefined[0]); t++)
+        shmpi_ctx_destroy_all(predefined[t]);
     asets_fini();
-    templates_fini();
+    shmpi_team_comm_fini();
     shmpi_team_shm_fini(&shmpi_g.team_world, false);
     shmpi_team_shm_fini(&shmpi_g.team_shared, false);
     MPI_Comm_free(&shmpi_g.team_world.comm);

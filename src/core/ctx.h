@@ -1,0 +1,43 @@
+/*
+ * ctx.h - contexts (ctx.c): the default context and the contexts a
+ * program creates on a team.
+ *
+ * shmpi.h includes this header (struct shmpi_global holds the default
+ * context), so every file of src/ sees it; a file that uses contexts
+ * includes it anyway to say so.
+ */
+#include "shmpi.h"
+
+#ifndef SHMPI_CTX_H
+#define SHMPI_CTX_H
+
+struct shmpi_team;
+
+struct shmpi_ctx {
+    unsigned magic;          /* SHMPI_CTX_MAGIC while the context exists */
+    struct shmpi_team *team; /* PE numbers of operations are relative to it */
+    long options;
+    atomic_int mpi_pending;  /* MPI operations issued since the last flush */
+    struct shmpi_ctx *next, *prev; /* the team's contexts */
+};
+#define SHMPI_CTX_MAGIC 0xc0c7e57au
+
+/* Sets up the default context (init, after the world team it belongs to). */
+void shmpi_ctx_init(void);
+
+/* Resolves the handle of a context (the default one included); NULL or a
+ * destroyed handle is an error naming `routine`.  shmpi_ctx_of (shmpi.h)
+ * resolves the default context inline and calls this for the others. */
+struct shmpi_ctx *shmpi_ctx_get(const char *routine, shmem_ctx_t ctx);
+
+/* The routines of the Contexts chapter; `routine` names the caller in
+ * error messages.  Each returns what the spec says. */
+int shmpi_ctx_create(const char *routine, shmem_team_t team, long options, shmem_ctx_t *ctx);
+void shmpi_ctx_destroy(const char *routine, shmem_ctx_t ctx);
+int shmpi_ctx_team(const char *routine, shmem_ctx_t ctx, shmem_team_t *team);
+
+/* Quiets and destroys every context still open on `team` (the team is
+ * being destroyed, or the library finalized). */
+void shmpi_ctx_destroy_all(struct shmpi_team *team);
+
+#endif /* SHMPI_CTX_H */
