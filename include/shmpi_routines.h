@@ -11,9 +11,20 @@
  * that defines the entries that follow.  Installed because shmem.h needs
  * it; programs include shmem.h (and tools pshmem.h), not this file.
  *
- * To see the expanded declarations (e.g. to grep a typed name):
- *   cpp -P -Iinclude include/shmem.h | grep shmem_long_put
+ * An entry whose definition is one call into src/core carries that call:
+ * SHMPI_FN_CALL(RET, NAME, PARAMS, CALL) returns CALL, SHMPI_FN_DO(NAME,
+ * PARAMS, CALL) is a void routine that makes it.  Outside the library both
+ * are plain entries (the call is never expanded); src/api/listed.c defines
+ * them, so such a routine is written here and in its core function only.
+ *
+ * To see every declaration expanded, one per line (e.g. to grep a typed
+ * name), run `make decls` in the build directory:
+ *   make -s decls | grep shmem_long_put
  */
+#ifndef SHMPI_FN_CALL
+#define SHMPI_FN_CALL(RET, NAME, PARAMS, CALL) SHMPI_FN(RET, NAME, PARAMS)
+#define SHMPI_FN_DO(NAME, PARAMS, CALL) SHMPI_FN(void, NAME, PARAMS)
+#endif
 
 #undef SHMPI_CHAPTER
 #define SHMPI_CHAPTER setup
@@ -378,55 +389,35 @@ SHMPI_DECL_ASET_COLL(64)
 #undef SHMPI_CHAPTER
 #define SHMPI_CHAPTER reduce
 /* ---- Reductions ---------------------------------------------------------------------- */
-#define SHMPI_DECL_REDUCE_OP(N, T, OP)                                                        \
-    SHMPI_FN(int, shmem_##N##_##OP##_reduce, (shmem_team_t team, T *dest, const T *source,    \
-                                              size_t nreduce))
-#define SHMPI_DECL_REDUCE_BITWISE(N, T)                                                       \
-    SHMPI_DECL_REDUCE_OP(N, T, and) SHMPI_DECL_REDUCE_OP(N, T, or)                            \
-    SHMPI_DECL_REDUCE_OP(N, T, xor)
-#define SHMPI_DECL_REDUCE_MINMAX(N, T)                                                        \
-    SHMPI_DECL_REDUCE_OP(N, T, max) SHMPI_DECL_REDUCE_OP(N, T, min)
-#define SHMPI_DECL_REDUCE_ARITH(N, T)                                                         \
-    SHMPI_DECL_REDUCE_OP(N, T, sum) SHMPI_DECL_REDUCE_OP(N, T, prod)
-SHMPI_REDUCE_BITWISE_TYPES(SHMPI_DECL_REDUCE_BITWISE)
-SHMPI_REDUCE_BITWISE_EXTRA_TYPES(SHMPI_DECL_REDUCE_BITWISE)
-SHMPI_REDUCE_MINMAX_TYPES(SHMPI_DECL_REDUCE_MINMAX)
-SHMPI_REDUCE_ARITH_TYPES(SHMPI_DECL_REDUCE_ARITH)
-#undef SHMPI_DECL_REDUCE_BITWISE
-#undef SHMPI_DECL_REDUCE_MINMAX
-#undef SHMPI_DECL_REDUCE_ARITH
-#undef SHMPI_DECL_REDUCE_OP
+#define SHMPI_DECL_REDUCE(N, T, DT_MPI, OP, OP_MPI)                                           \
+    SHMPI_FN_CALL(int, shmem_##N##_##OP##_reduce,                                             \
+                  (shmem_team_t team, T *dest, const T *source, size_t nreduce),              \
+                  shmpi_coll_reduce(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source, \
+                                    nreduce, sizeof(T), DT_MPI, OP_MPI))
+SHMPI_TEAM_REDUCTIONS(SHMPI_DECL_REDUCE)
+#undef SHMPI_DECL_REDUCE
 
 #undef SHMPI_CHAPTER
 #define SHMPI_CHAPTER scan
 /* OpenSHMEM 1.6 scans (prefix sums): the types of the SUM column. */
-#define SHMPI_DECL_SCAN(N, T)                                                                 \
-    SHMPI_FN(int, shmem_##N##_sum_inscan, (shmem_team_t team, T *dest, const T *source,       \
-                                           size_t nelems))                                    \
-    SHMPI_FN(int, shmem_##N##_sum_exscan, (shmem_team_t team, T *dest, const T *source,       \
-                                           size_t nelems))
-SHMPI_REDUCE_ARITH_TYPES(SHMPI_DECL_SCAN)
+#define SHMPI_DECL_SCAN(N, T, DT_MPI, KIND, EXCLUSIVE)                                        \
+    SHMPI_FN_CALL(int, shmem_##N##_sum_##KIND,                                                \
+                  (shmem_team_t team, T *dest, const T *source, size_t nelems),               \
+                  shmpi_coll_scan(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source,   \
+                                  nelems, sizeof(T), DT_MPI, MPI_SUM, EXCLUSIVE))
+#define SHMPI_DECL_SCANS(N, T, DT_MPI)                                                        \
+    SHMPI_DECL_SCAN(N, T, DT_MPI, inscan, false) SHMPI_DECL_SCAN(N, T, DT_MPI, exscan, true)
+SHMPI_REDUCE_ARITH_TYPE_ROWS(SHMPI_ROW_MPI, SHMPI_DECL_SCANS)
+#undef SHMPI_DECL_SCANS
 #undef SHMPI_DECL_SCAN
 
 #undef SHMPI_CHAPTER
 #define SHMPI_CHAPTER reduce
 /* Deprecated active-set reductions. */
-#define SHMPI_DECL_TO_ALL_OP(N, T, OP)                                                        \
+#define SHMPI_DECL_TO_ALL(N, T, DT_MPI, OP, OP_MPI)                                           \
     SHMPI_FN(void, shmem_##N##_##OP##_to_all, (T *dest, const T *source, int nreduce,         \
                                                int PE_start, int logPE_stride, int PE_size,   \
                                                T *pWrk, long *pSync))
-#define SHMPI_DECL_TO_ALL_BITWISE(N, T)                                                       \
-    SHMPI_DECL_TO_ALL_OP(N, T, and) SHMPI_DECL_TO_ALL_OP(N, T, or)                            \
-    SHMPI_DECL_TO_ALL_OP(N, T, xor)
-#define SHMPI_DECL_TO_ALL_MINMAX(N, T)                                                        \
-    SHMPI_DECL_TO_ALL_OP(N, T, max) SHMPI_DECL_TO_ALL_OP(N, T, min)
-#define SHMPI_DECL_TO_ALL_ARITH(N, T)                                                         \
-    SHMPI_DECL_TO_ALL_OP(N, T, sum) SHMPI_DECL_TO_ALL_OP(N, T, prod)
-SHMPI_TO_ALL_BITWISE_TYPES(SHMPI_DECL_TO_ALL_BITWISE)
-SHMPI_TO_ALL_MINMAX_TYPES(SHMPI_DECL_TO_ALL_MINMAX)
-SHMPI_TO_ALL_ARITH_TYPES(SHMPI_DECL_TO_ALL_ARITH)
-#undef SHMPI_DECL_TO_ALL_BITWISE
-#undef SHMPI_DECL_TO_ALL_MINMAX
-#undef SHMPI_DECL_TO_ALL_ARITH
-#undef SHMPI_DECL_TO_ALL_OP
+SHMPI_TO_ALL_REDUCTIONS(SHMPI_DECL_TO_ALL)
+#undef SHMPI_DECL_TO_ALL
 #undef SHMPI_CHAPTER

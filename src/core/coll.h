@@ -213,40 +213,4 @@ bool shmpi_shm_scan(const char *routine, struct shmpi_team *team, void *dest,
                     const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
                     MPI_Op op, bool exclusive);
 
-/* ---- MPI datatype and operator of each reduction TYPENAME / OPNAME ---------------- */
-#define SHMPI_MPI_TYPE_char (CHAR_MIN < 0 ? MPI_SIGNED_CHAR : MPI_UNSIGNED_CHAR)
-#define SHMPI_MPI_TYPE_schar MPI_SIGNED_CHAR
-#define SHMPI_MPI_TYPE_short MPI_SHORT
-#define SHMPI_MPI_TYPE_int MPI_INT
-#define SHMPI_MPI_TYPE_long MPI_LONG
-#define SHMPI_MPI_TYPE_longlong MPI_LONG_LONG
-#define SHMPI_MPI_TYPE_ptrdiff (sizeof(ptrdiff_t) == 8 ? MPI_INT64_T : MPI_INT32_T)
-#define SHMPI_MPI_TYPE_uchar MPI_UNSIGNED_CHAR
-#define SHMPI_MPI_TYPE_ushort MPI_UNSIGNED_SHORT
-#define SHMPI_MPI_TYPE_uint MPI_UNSIGNED
-#define SHMPI_MPI_TYPE_ulong MPI_UNSIGNED_LONG
-#define SHMPI_MPI_TYPE_ulonglong MPI_UNSIGNED_LONG_LONG
-#define SHMPI_MPI_TYPE_int8 MPI_INT8_T
-#define SHMPI_MPI_TYPE_int16 MPI_INT16_T
-#define SHMPI_MPI_TYPE_int32 MPI_INT32_T
-#define SHMPI_MPI_TYPE_int64 MPI_INT64_T
-#define SHMPI_MPI_TYPE_uint8 MPI_UINT8_T
-#define SHMPI_MPI_TYPE_uint16 MPI_UINT16_T
-#define SHMPI_MPI_TYPE_uint32 MPI_UINT32_T
-#define SHMPI_MPI_TYPE_uint64 MPI_UINT64_T
-#define SHMPI_MPI_TYPE_size (sizeof(size_t) == 8 ? MPI_UINT64_T : MPI_UINT32_T)
-#define SHMPI_MPI_TYPE_float MPI_FLOAT
-#define SHMPI_MPI_TYPE_double MPI_DOUBLE
-#define SHMPI_MPI_TYPE_longdouble MPI_LONG_DOUBLE
-#define SHMPI_MPI_TYPE_complexd MPI_C_DOUBLE_COMPLEX
-#define SHMPI_MPI_TYPE_complexf MPI_C_FLOAT_COMPLEX
-
-#define SHMPI_MPI_OP_and MPI_BAND
-#define SHMPI_MPI_OP_or MPI_BOR
-#define SHMPI_MPI_OP_xor MPI_BXOR
-#define SHMPI_MPI_OP_max MPI_MAX
-#define SHMPI_MPI_OP_min MPI_MIN
-#define SHMPI_MPI_OP_sum MPI_SUM
-#define SHMPI_MPI_OP_prod MPI_PROD
-
 #endif /* SHMPI_COLL_H */

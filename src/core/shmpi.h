@@ -39,9 +39,14 @@
 #define SHMPI_ALIAS_IF_(CHAPTER, NAME)                                                        \
     SHMPI_SECOND(SHMPI_DEFINES_##CHAPTER, SHMPI_NO_ALIAS, ~)(NAME)
 #define SHMPI_ALIAS_IF(CHAPTER, NAME) SHMPI_ALIAS_IF_(CHAPTER, NAME)
+#define SHMPI_FN_P(RET, NAME, PARAMS)                                                         \
+    RET(NAME) PARAMS __asm__(SHMPI_STR(__USER_LABEL_PREFIX__) "p" #NAME);
 #define SHMPI_FN(RET, NAME, PARAMS)                                                           \
-    RET(NAME) PARAMS __asm__(SHMPI_STR(__USER_LABEL_PREFIX__) "p" #NAME);                     \
-    SHMPI_ALIAS_IF(SHMPI_CHAPTER, NAME)
+    SHMPI_FN_P(RET, NAME, PARAMS) SHMPI_ALIAS_IF(SHMPI_CHAPTER, NAME)
+/* Entries that carry their call (SHMPI_FN_CALL, SHMPI_FN_DO): src/api/listed.c
+ * defines them and their weak aliases. */
+#define SHMPI_FN_CALL(RET, NAME, PARAMS, CALL) SHMPI_FN_P(RET, NAME, PARAMS)
+#define SHMPI_FN_DO(NAME, PARAMS, CALL) SHMPI_FN_P(void, NAME, PARAMS)
 
 #pragma GCC visibility push(default)
 #include "shmem.h"

@@ -19,22 +19,7 @@ struct guarded {
 
 static long static_lock;
 static struct guarded static_data = {0, -1, 0};
-static long done_count, release_flag;
-
-/* All PEs wait where waiting keeps MPI moving (see amo_stress.c). */
-static void finish_phase(long phase)
-{
-    int me = shmem_my_pe(), n = shmem_n_pes();
-    shmem_long_atomic_inc(&done_count, 0);
-    if (me == 0) {
-        shmem_long_wait_until(&done_count, SHMEM_CMP_EQ, phase * n);
-        for (int pe = 1; pe < n; pe++)
-            shmem_long_atomic_set(&release_flag, phase, pe);
-    } else {
-        shmem_long_wait_until(&release_flag, SHMEM_CMP_EQ, phase);
-    }
-    shmem_barrier_all();
-}
+static long done_count, release_flag; /* test_finish_phase */
 
 static void hammer(long *lock, struct guarded *g, long iters, const char *what, long phase)
 {
@@ -60,7 +45,7 @@ static void hammer(long *lock, struct guarded *g, long iters, const char *what, 
         shmem_long_p(&g->owner, -1, 0);
         shmem_clear_lock(lock);
     }
-    finish_phase(phase);
+    test_finish_phase(&done_count, &release_flag, phase);
     if (me == 0) {
         long want = iters * n, want_sum = iters * (long)n * (n + 1) / 2;
         CHECK(g->count == want, "%s: count %ld, expected %ld", what, g->count, want);

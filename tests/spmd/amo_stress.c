@@ -28,25 +28,7 @@ struct words {
 };
 
 static struct words static_words;
-static long done_count, release_flag; /* phase handshake, see finish_phase */
-
-/* All PEs target PE 0: PE 0 waits (serving their AMOs) until all are
- * done, then releases them.  A PE in shmem_wait_until keeps MPI moving
- * for the AMOs aimed at it, and yields, so the PEs still working get the
- * CPU (with 8 PEs on 2 cores a barrier here would slow them down). */
-static void finish_phase(long phase)
-{
-    int me = shmem_my_pe(), n = shmem_n_pes();
-    shmem_long_atomic_inc(&done_count, 0);
-    if (me == 0) {
-        shmem_long_wait_until(&done_count, SHMEM_CMP_EQ, phase * n);
-        for (int pe = 1; pe < n; pe++)
-            shmem_long_atomic_set(&release_flag, phase, pe);
-    } else {
-        shmem_long_wait_until(&release_flag, SHMEM_CMP_EQ, phase);
-    }
-    shmem_barrier_all();
-}
+static long done_count, release_flag; /* test_finish_phase (testlib.h) */
 
 static double seconds(void)
 {
@@ -101,7 +83,7 @@ static void run(struct words *w, const char *place, long rounds, long *all_recei
     shmem_long_put(all_received + (size_t)me * (size_t)rounds, received, (size_t)rounds, 0);
     shmem_quiet();
     free(received);
-    finish_phase(phase);
+    test_finish_phase(&done_count, &release_flag, phase);
 
     if (me == 0) {
         long total = (long)n * rounds;

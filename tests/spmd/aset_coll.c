@@ -115,20 +115,7 @@ static void check_canary(const char *what, size_t from, size_t to)
 TEST_SIZED(32)
 TEST_SIZED(64)
 
-/* to_all reductions. */
-#define SIGNED(T) ((T)((T)0 - (T)1) < (T)1)
-#define V_BIT(T, j, i) ((T)(((unsigned long long)(j) + 1) * 0x9E3779B97F4A7C15ull >> ((i) % 29)))
-#define V_MINMAX(T, j, i) ((T)((T)(((j) * 7 + (i) * 3) % 23) - (SIGNED(T) ? (T)11 : (T)0)))
-#define V_SUM(T, j, i) ((T)(((j) + (i)) % 5 + 1) + (T)0)
-#define V_PROD(T, j, i) ((T)(((j) + (i)) % 4 == 0 ? 2 : 1))
-#define F_and(a, b) ((a) & (b))
-#define F_or(a, b) ((a) | (b))
-#define F_xor(a, b) ((a) ^ (b))
-#define F_max(a, b) ((a) > (b) ? (a) : (b))
-#define F_min(a, b) ((a) < (b) ? (a) : (b))
-#define F_sum(a, b) ((a) + (b))
-#define F_prod(a, b) ((a) * (b))
-
+/* to_all reductions: values V_BIT, V_MINMAX, V_SUM, V_PROD and F_OP of testlib.h. */
 #define TEST_TO_ALL(N, T, OP, VAL)                                                            \
     static void test_##N##_##OP(const struct aset *a, int nreduce, bool in_place)             \
     {                                                                                         \

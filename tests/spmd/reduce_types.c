@@ -13,20 +13,7 @@
 
 static unsigned char *dst_buf, *src_buf;
 
-/* Values of team PE j, element i: small, so sums and products are exact. */
-#define SIGNED(T) ((T)((T)0 - (T)1) < (T)1)
-#define V_BIT(T, j, i) ((T)(((unsigned long long)(j) + 1) * 0x9E3779B97F4A7C15ull >> ((i) % 29)))
-#define V_MINMAX(T, j, i) ((T)((T)(((j) * 7 + (i) * 3) % 23) - (SIGNED(T) ? (T)11 : (T)0)))
-#define V_SUM(T, j, i) ((T)(((j) + (i)) % 5 + 1))
-#define V_PROD(T, j, i) ((T)(((j) + (i)) % 4 == 0 ? 2 : 1))
-
-#define F_and(a, b) ((a) & (b))
-#define F_or(a, b) ((a) | (b))
-#define F_xor(a, b) ((a) ^ (b))
-#define F_max(a, b) ((a) > (b) ? (a) : (b))
-#define F_min(a, b) ((a) < (b) ? (a) : (b))
-#define F_sum(a, b) ((a) + (b))
-#define F_prod(a, b) ((a) * (b))
+/* Values: V_BIT, V_MINMAX, V_SUM, V_PROD, V_CSUM, V_CPROD and F_OP of testlib.h. */
 
 static void check_canary(const char *what, size_t from, size_t to)
 {
@@ -73,8 +60,6 @@ SHMPI_REDUCE_MINMAX_TYPES(TEST_MINMAX)
 SHMPI_REDUCE_ARITH_TYPES(TEST_ARITH)
 
 /* Complex values with imaginary parts. */
-#define V_CSUM(T, j, i) ((T)(((j) + (i)) % 5 + 1) + (T)(((j) * 2 + (i)) % 3) * (T)I)
-#define V_CPROD(T, j, i) (((j) + (i)) % 3 == 0 ? (T)I : ((j) + (i)) % 3 == 1 ? (T)1 : (T)(1 + I))
 #define shmem_complexd_i_sum_reduce shmem_complexd_sum_reduce
 #define shmem_complexd_i_prod_reduce shmem_complexd_prod_reduce
 #define shmem_complexf_i_sum_reduce shmem_complexf_sum_reduce

@@ -21,10 +21,7 @@
 
 static unsigned char *dst_buf, *src_buf;
 
-/* Value of team PE j, element i: small, so every sum is exact (at most
- * 8 PEs * 5 = 40, in range of every type, exact in float). */
-#define V_SUM(T, j, i) ((T)(((j) + (i)) % 5 + 1))
-#define V_CSUM(T, j, i) ((T)(((j) + (i)) % 5 + 1) + (T)(((j) * 2 + (i)) % 3) * (T)I)
+/* Values: V_SUM and V_CSUM of testlib.h (every sum exact in every type). */
 
 static void check_canary(const char *what, const char *team, size_t from, size_t to)
 {
