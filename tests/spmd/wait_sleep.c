@@ -13,7 +13,9 @@
  * kernel, so CLOCK_MONOTONIC is one clock), not from the start of the
  * round: on a loaded machine PE 0 itself may get the CPU late (Open MPI's
  * PEs share the launcher's scheduler autogroup), which is no fault of the
- * waiters. */
+ * waiters; and the median of the rounds is judged, since such a machine
+ * also wakes the waiters late now and then, while a waiter that sleeps
+ * too long is late in every round. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +41,12 @@ static double cpu_s(void)
     getrusage(RUSAGE_SELF, &r);
     return (double)(r.ru_utime.tv_sec + r.ru_stime.tv_sec) +
            1e-6 * (double)(r.ru_utime.tv_usec + r.ru_stime.tv_usec);
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
 }
 
 static volatile double sink;
@@ -101,12 +109,22 @@ int main(int argc, char **argv)
             for (int pe = 1; pe < n; pe++)
                 shmem_double_put(arrived, arrived, ROUNDS, pe);
         shmem_barrier_all();
+        /* A waiter that oversleeps is late in every round; a loaded machine
+         * (Open MPI's PEs share one scheduler autogroup) delays some: the
+         * median round must be prompt. */
+        double after[ROUNDS];
         for (int round = 0; round < ROUNDS && me != 0; round++) {
-            double after = left[round] - arrived[round];
-            CHECK(after >= 0, "%s round %d returned %.3f ms before PE 0 arrived", how, round,
-                  -after * 1e3);
-            CHECK(after <= late, "%s round %d returned %.1f ms after PE 0 arrived (limit %.0f ms)",
-                  how, round, after * 1e3, late * 1e3);
+            after[round] = left[round] - arrived[round];
+            CHECK(after[round] >= 0, "%s round %d returned %.3f ms before PE 0 arrived", how,
+                  round, -after[round] * 1e3);
+        }
+        if (me != 0) {
+            qsort(after, ROUNDS, sizeof after[0], compare_doubles);
+            CHECK(after[ROUNDS / 2] <= late,
+                  "%s: the median round returned %.1f ms after PE 0 arrived (limit %.0f ms; "
+                  "fastest %.1f, slowest %.1f ms)",
+                  how, after[ROUNDS / 2] * 1e3, late * 1e3, after[0] * 1e3,
+                  after[ROUNDS - 1] * 1e3);
         }
         if (me != 0 && sleep_now && crowded && !under_valgrind)
             CHECK(cpu_all < 0.3 * wall_all,
