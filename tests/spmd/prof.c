@@ -106,6 +106,9 @@ int main(void)
     EXPECT(shmem_barrier_all, 1);
     if (me == 0)
         CHECK(*old == 4L * n, "AMO total %ld, expected %ld", *old, 4L * n);
+    /* No PE's lock-protected increment below may land before PE 0 read it. */
+    shmem_barrier_all();
+    EXPECT(shmem_barrier_all, 1);
 
     /* Signals: a put with signal to the right, waited for on the left. */
     shmem_long_put_signal(buf + 12, src, 2, sig, 1, SHMEM_SIGNAL_ADD, right);
