@@ -21,6 +21,7 @@
  */
 #include "shmpi.h"
 #include "coll.h"
+#include "barrier.h"
 
 /* The node leader's (struct shmpi_reserved), or NULL: MPI only. */
 static struct shmpi_node_barrier *node_barrier;

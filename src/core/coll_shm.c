@@ -99,7 +99,7 @@ static uint64_t unmapped_segments(const struct shmpi_team *t)
 /* Element-wise `op` (MPI_BOR, MPI_MAX) over the members. */
 static void all_reduce(uint64_t *values, int n, MPI_Op op, MPI_Comm comm)
 {
-    MPI_Request req; /* nonblocking: team creation must not spin (see team.c) */
+    MPI_Request req; /* nonblocking: team creation must not spin (see team_comm.c) */
     MPI_Iallreduce(MPI_IN_PLACE, values, n, MPI_UINT64_T, op, comm, &req);
     shmpi_wait_request(&req);
 }

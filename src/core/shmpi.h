@@ -107,9 +107,6 @@ struct shmpi_segment {
     char *base;              /* this PE's segment */
     size_t size;             /* same on every PE (checked at init) */
 };
-/* Maps the segments, then creates the MPI window over them (window.c). */
-void shmpi_segments_init(void);
-void shmpi_segments_fini(void);
 
 /* Where a symmetric object lives on a target PE. */
 struct shmpi_target {
@@ -224,10 +221,6 @@ void shmpi_check_cmp(const char *routine, int cmp);
 /* ---- collectives used by the runtime itself ------------------------------------ */
 /* Barrier over `comm` that drives RMA progress and yields while it waits. */
 void shmpi_barrier_comm(MPI_Comm comm);
-/* The node barrier in the node leader's reserved block (collective, once
- * the heap is set up), and its end (barrier.c). */
-void shmpi_barrier_init(void);
-void shmpi_barrier_fini(void);
 /* Barrier over all PEs (shared memory within a node); no quiet. */
 void shmpi_sync_world(void);
 /* shmem_barrier_all: quiet, then shmpi_sync_world. */

@@ -24,7 +24,6 @@
 #include "pe_index.h"
 #include "team.h"
 #include "team_comm.h"
-#include "window.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -15,6 +15,7 @@
  * which is how every PE reaches every other PE's memory through MPI.
  */
 #include "shmpi.h"
+#include "window.h"
 
 #include <elf.h>
 #include <errno.h>

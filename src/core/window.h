@@ -12,8 +12,6 @@
  * exchanges the segments' addresses.  shmpi_segments_fini undoes it. */
 void shmpi_segments_init(void);
 void shmpi_segments_fini(void);
-/* The PEs of this node or pseudo-node, which map each other's heaps, or
- * MPI_COMM_NULL when the shared-memory path is off. */
-MPI_Comm shmpi_node_comm(void);
+/* (shmpi_node_comm, the PEs that map each other's segments: shape.h) */
 
 #endif /* SHMPI_WINDOW_H */
