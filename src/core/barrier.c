@@ -64,7 +64,7 @@ void shmpi_barrier_init(void)
         MPI_Comm_size(split, &n_leaders);
         if (n_leaders > 1) {
             leaders = split;
-            leaders_spin_ns = shmpi_kernel_crowded(leaders) ? 0 : LEADERS_SPIN_NS;
+            leaders_spin_ns = shmpi_comm_crowded(leaders) ? 0 : LEADERS_SPIN_NS;
         } else
             MPI_Comm_free(&split);
     }

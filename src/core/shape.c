@@ -81,9 +81,12 @@ void shmpi_shape_fini(void)
         MPI_Comm_free(&sh->node_comm);
 }
 
+bool shmpi_comm_crowded(MPI_Comm comm)
+{
+    return shmpi_kernel_crowded(comm) != 0;
+}
+
 bool shmpi_shape_team_crowded(const struct shmpi_team *t)
 {
-    if (t == &shmpi_g.team_world)
-        return shmpi_shape.crowded;
-    return shmpi_kernel_crowded(t->comm) != 0;
+    return t == &shmpi_g.team_world ? shmpi_shape.crowded : shmpi_comm_crowded(t->comm);
 }

@@ -96,6 +96,9 @@ static inline bool shmpi_team_crowded(const struct shmpi_team *t)
 /* The value of `crowded` for a team being made (collective over its
  * communicator; the world team takes the job's). */
 bool shmpi_shape_team_crowded(const struct shmpi_team *t);
+/* Whether the members of `comm` on some machine outnumber its CPUs
+ * (collective over comm; the same on every member). */
+bool shmpi_comm_crowded(MPI_Comm comm);
 
 /* Whether the PEs are on more than one (physical) node. */
 static inline bool shmpi_job_spans_nodes(void)
