@@ -91,6 +91,24 @@ static uint64_t kernel_id(void)
     return hash;
 }
 
+void shmpi_kernel_table(uint64_t *ids, int *cpus)
+{
+    uint64_t mine = kernel_id();
+    MPI_Allgather(&mine, 1, MPI_UINT64_T, ids, 1, MPI_UINT64_T, shmpi_g.comm);
+    int first = 0; /* the lowest PE on this kernel names it */
+    while (ids[first] != mine)
+        first++;
+    MPI_Comm kernel;
+    MPI_Comm_split(shmpi_g.comm, first, shmpi_g.my_pe, &kernel);
+    cpu_set_t set;
+    usable_cpus(&set);
+    MPI_Allreduce(MPI_IN_PLACE, &set, (int)(sizeof set / sizeof(unsigned long)),
+                  MPI_UNSIGNED_LONG, MPI_BOR, kernel);
+    MPI_Comm_free(&kernel);
+    int n = CPU_COUNT(&set);
+    MPI_Allgather(&n, 1, MPI_INT, cpus, 1, MPI_INT, shmpi_g.comm);
+}
+
 bool shmpi_same_on_all_pes(unsigned long value)
 {
     /* One MPI_MAX over (value, ~value): both maxima are ours only if no PE

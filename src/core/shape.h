@@ -27,6 +27,8 @@ struct shmpi_shape {
     char **peer_ptr[SHMPI_NSEGS]; /* [n_pes]: where this PE loads and stores
                                      PE pe's segment s directly, or NULL */
     MPI_Comm node_comm;     /* the PEs of this (pseudo-)node */
+    uint64_t *kernel_of;    /* [n_pes]: the kernel each PE runs on */
+    int *kernel_cpus;       /* [n_pes]: the CPUs of that kernel's PEs together */
 };
 extern struct shmpi_shape shmpi_shape;
 
@@ -93,8 +95,9 @@ static inline bool shmpi_team_crowded(const struct shmpi_team *t)
 {
     return t && t->crowded;
 }
-/* The value of `crowded` for a team being made (collective over its
- * communicator; the world team takes the job's). */
+/* The value of `crowded` for a team being made, from the kernel table of
+ * start-up: no communication (teams are made often; a blocking collective
+ * per team would cost what team_comm.c avoids). */
 bool shmpi_shape_team_crowded(const struct shmpi_team *t);
 /* Whether the members of `comm` on some machine outnumber its CPUs
  * (collective over comm; the same on every member). */

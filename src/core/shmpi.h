@@ -163,6 +163,9 @@ void shmpi_flush_mark(int pe);
  * on one machine count together) outnumber the CPUs their affinity masks
  * allow together; the same on every member (collective over comm). */
 int shmpi_kernel_crowded(MPI_Comm comm);
+/* For every PE: an id of the kernel it runs on, and how many CPUs the PEs
+ * of that kernel may use together (collective over all PEs). */
+void shmpi_kernel_table(uint64_t *ids, int *cpus);
 /* Whether every PE passed the same value (collective over shmpi_g.comm). */
 bool shmpi_same_on_all_pes(unsigned long value);
 /* Decides shmpi_g.yield_waits (init, after the job's shape). */
