@@ -8,6 +8,26 @@
 
 struct shmpi_shape shmpi_shape = {.node_comm = MPI_COMM_NULL};
 
+static int by_kernel(const void *a, const void *b)
+{
+    uint64_t x = shmpi_shape.kernel_of[*(const int *)a], y = shmpi_shape.kernel_of[*(const int *)b];
+    return x < y ? -1 : x > y;
+}
+
+/* Whether some kernel runs more of the world PEs pe[0..n) than its CPUs
+ * (sorts pe by kernel: a run longer than its kernel's CPUs); the same
+ * answer on every PE, since every PE has the same kernel table. */
+static bool crowded_among(int *pe, int n)
+{
+    qsort(pe, (size_t)n, sizeof(int), by_kernel);
+    bool crowded = false;
+    for (int i = 0, run = 0; i < n && !crowded; i++) {
+        run = i > 0 && shmpi_shape.kernel_of[pe[i]] == shmpi_shape.kernel_of[pe[i - 1]] ? run + 1 : 1;
+        crowded = run > shmpi_shape.kernel_cpus[pe[i]];
+    }
+    return crowded;
+}
+
 void shmpi_shape_init(void)
 {
     struct shmpi_shape *sh = &shmpi_shape;
@@ -31,12 +51,16 @@ void shmpi_shape_init(void)
     int leader = node_rank == 0;
     MPI_Allreduce(&leader, &sh->nodes, 1, MPI_INT, MPI_SUM, shmpi_g.comm);
     sh->spans_nodes = node_pes < n;
-    sh->crowded = shmpi_kernel_crowded(shmpi_g.comm);
     sh->kernel_of = malloc((size_t)n * sizeof(uint64_t));
     sh->kernel_cpus = malloc((size_t)n * sizeof(int));
-    if (!sh->kernel_of || !sh->kernel_cpus)
+    int *all = malloc((size_t)n * sizeof(int));
+    if (!sh->kernel_of || !sh->kernel_cpus || !all)
         shmpi_abort("shmem_init", "out of memory for %d PEs' kernel table", n);
     shmpi_kernel_table(sh->kernel_of, sh->kernel_cpus);
+    for (int pe = 0; pe < n; pe++)
+        all[pe] = pe;
+    sh->crowded = crowded_among(all, n);
+    free(all);
 
     /* Pseudo-nodes: groups of SHMPI_PSEUDO_NODE_SIZE PEs of a node. */
     if (sh->pseudo_nodes) {
@@ -96,25 +120,13 @@ bool shmpi_comm_crowded(MPI_Comm comm)
     return shmpi_kernel_crowded(comm) != 0;
 }
 
-static int by_kernel(const void *a, const void *b)
-{
-    uint64_t x = shmpi_shape.kernel_of[*(const int *)a], y = shmpi_shape.kernel_of[*(const int *)b];
-    return x < y ? -1 : x > y;
-}
-
 bool shmpi_shape_team_crowded(const struct shmpi_team *t)
 {
     if (t == &shmpi_g.team_world || !t->world_pe)
         return shmpi_shape.crowded;
-    /* Members sorted by kernel: a run longer than its kernel's CPUs. */
     int n = t->n_pes, *pe = shmpi_xmalloc("shmem_team", (size_t)n * sizeof(int));
     memcpy(pe, t->world_pe, (size_t)n * sizeof(int));
-    qsort(pe, (size_t)n, sizeof(int), by_kernel);
-    bool crowded = false;
-    for (int i = 0, run = 0; i < n && !crowded; i++) {
-        run = i > 0 && shmpi_shape.kernel_of[pe[i]] == shmpi_shape.kernel_of[pe[i - 1]] ? run + 1 : 1;
-        crowded = run > shmpi_shape.kernel_cpus[pe[i]];
-    }
+    bool crowded = crowded_among(pe, n);
     free(pe);
     return crowded;
 }

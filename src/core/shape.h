@@ -20,7 +20,7 @@
 struct shmpi_shape {
     int nodes;              /* physical nodes (one kernel each) */
     bool spans_nodes;       /* nodes > 1 */
-    bool crowded;           /* some machine runs more PEs than its CPUs (shmpi_kernel_crowded) */
+    bool crowded;           /* some machine runs more PEs than its CPUs (the kernel table) */
     bool shares_memory;     /* PEs of a node share memory: not SHMPI_MPI_ONLY, /dev/shm fits */
     bool pseudo_nodes;      /* SHMPI_PSEUDO_NODE_SIZE splits nodes */
     bool all_mapped[SHMPI_NSEGS]; /* every PE maps every PE's segment s */
