@@ -104,6 +104,11 @@ typedef struct {
 } shmem_ctx_session_config_t;
 
 /* ---- Routines: every one is an entry of shmpi_routines.h ---------------------- */
+/* In C11 the routine list also defines the generic names (their machinery
+ * is shmpi_generics.h, below). */
+#if !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define SHMPI_C11_GENERIC_NAMES 1
+#endif
 #ifdef __cplusplus
 extern "C" {
 #endif

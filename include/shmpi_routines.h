@@ -1,21 +1,26 @@
 /*
  * shmpi_routines.h - every routine of the OpenSHMEM API that shmpi provides,
- * written once: each is one SHMPI_FN(RET, NAME, (PARAMS)) entry, the typed
- * families expanded from the type tables of shmpi_typetables.h.
+ * written once: an untyped routine is one SHMPI_FN(RET, NAME, (PARAMS))
+ * entry; a typed family is one SHMPI_TYPED entry over a type table of
+ * shmpi_typetables.h (see shmpi_families.h), which is also its generic
+ * name.  Each chapter ends with its C11 generic names, one #define a name.
  *
  * This file has no include guard: its includer defines SHMPI_FN first.
- * shmem.h makes each entry the declaration RET NAME(PARAMS); pshmem.h makes
- * it the profiling name's, RET pNAME(PARAMS); the library's own build
- * (src/core/shmpi.h) gives each the assembler name pNAME and a weak alias
- * NAME (see docs/profiling.md).  SHMPI_CHAPTER names the file of src/api
- * that defines the entries that follow.  Installed because shmem.h needs
- * it; programs include shmem.h (and tools pshmem.h), not this file.
+ * shmem.h makes each entry the declaration RET NAME(PARAMS) and, in C11,
+ * defines the generic names; shmpi_cxx.h makes each family a C++ template;
+ * pshmem.h makes each entry the profiling name's, RET pNAME(PARAMS); the
+ * library's own build (src/core/shmpi.h) gives each the assembler name
+ * pNAME and a weak alias NAME (see docs/profiling.md).  SHMPI_CHAPTER
+ * names the file of src/api that defines the entries that follow.
+ * Installed because shmem.h needs it; programs include shmem.h (and tools
+ * pshmem.h), not this file.
  *
  * An entry whose definition is one call into src/core carries that call:
  * SHMPI_FN_CALL(RET, NAME, PARAMS, CALL) returns CALL, SHMPI_FN_DO(NAME,
- * PARAMS, CALL) is a void routine that makes it.  Outside the library both
- * are plain entries (the call is never expanded); src/api/listed.c defines
- * them, so such a routine is written here and in its core function only.
+ * PARAMS, CALL) is a void routine that makes it, SHMPI_TYPED_CALL is such
+ * a family.  Outside the library they are plain entries (the call is never
+ * expanded); src/api/listed.c defines them, so such a routine is written
+ * here and in its core function only.
  *
  * To see every declaration expanded, one per line (e.g. to grep a typed
  * name), run `make decls` in the build directory:
@@ -25,6 +30,13 @@
 #define SHMPI_FN_CALL(RET, NAME, PARAMS, CALL) SHMPI_FN(RET, NAME, PARAMS)
 #define SHMPI_FN_DO(NAME, PARAMS, CALL) SHMPI_FN(void, NAME, PARAMS)
 #endif
+/* What a family gives besides its typed routines: nothing here; shmpi_cxx.h
+ * makes it the C++ generic name (its templates). */
+#ifndef SHMPI_GENERIC_NAME
+#define SHMPI_GENERIC_NAME(RET, OP, TABLE, FORMS, SIG)
+#endif
+
+#include "shmpi_families.h"
 
 #undef SHMPI_CHAPTER
 #define SHMPI_CHAPTER setup
@@ -96,171 +108,160 @@ SHMPI_FN(void, shmem_ctx_session_stop, (shmem_ctx_t ctx))
 #undef SHMPI_CHAPTER
 #define SHMPI_CHAPTER rma
 /* ---- RMA ------------------------------------------------------------------------------ */
-#define SHMPI_DECL_RMA(N, T)                                                                  \
-    SHMPI_FN(void, shmem_##N##_put, (T *dest, const T *source, size_t nelems, int pe))        \
-    SHMPI_FN(void, shmem_ctx_##N##_put, (shmem_ctx_t ctx, T *dest, const T *source,           \
-                                         size_t nelems, int pe))                              \
-    SHMPI_FN(void, shmem_##N##_get, (T *dest, const T *source, size_t nelems, int pe))        \
-    SHMPI_FN(void, shmem_ctx_##N##_get, (shmem_ctx_t ctx, T *dest, const T *source,           \
-                                         size_t nelems, int pe))                              \
-    SHMPI_FN(void, shmem_##N##_p, (T *dest, T value, int pe))                                 \
-    SHMPI_FN(void, shmem_ctx_##N##_p, (shmem_ctx_t ctx, T *dest, T value, int pe))            \
-    SHMPI_FN(T, shmem_##N##_g, (const T *source, int pe))                                     \
-    SHMPI_FN(T, shmem_ctx_##N##_g, (shmem_ctx_t ctx, const T *source, int pe))                \
-    SHMPI_FN(void, shmem_##N##_iput, (T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
-                                      size_t nelems, int pe))                                 \
-    SHMPI_FN(void, shmem_ctx_##N##_iput, (shmem_ctx_t ctx, T *dest, const T *source,          \
-                                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems,        \
-                                          int pe))                                            \
-    SHMPI_FN(void, shmem_##N##_iget, (T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
-                                      size_t nelems, int pe))                                 \
-    SHMPI_FN(void, shmem_ctx_##N##_iget, (shmem_ctx_t ctx, T *dest, const T *source,          \
-                                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems,        \
-                                          int pe))                                            \
-    SHMPI_FN(void, shmem_##N##_put_nbi, (T *dest, const T *source, size_t nelems, int pe))    \
-    SHMPI_FN(void, shmem_ctx_##N##_put_nbi, (shmem_ctx_t ctx, T *dest, const T *source,       \
-                                             size_t nelems, int pe))                          \
-    SHMPI_FN(void, shmem_##N##_get_nbi, (T *dest, const T *source, size_t nelems, int pe))    \
-    SHMPI_FN(void, shmem_ctx_##N##_get_nbi, (shmem_ctx_t ctx, T *dest, const T *source,       \
-                                             size_t nelems, int pe))
-SHMPI_RMA_TYPES(SHMPI_DECL_RMA)
-#undef SHMPI_DECL_RMA
-
+SHMPI_TYPED(VOID, put, RMA, CTX, CONTIG)
+SHMPI_TYPED(VOID, get, RMA, CTX, CONTIG)
+SHMPI_TYPED(VOID, p, RMA, CTX, DVP)
+SHMPI_TYPED(ELEM, g, RMA, CTX, SP)
+SHMPI_TYPED(VOID, iput, RMA, CTX, STRIDED)
+SHMPI_TYPED(VOID, iget, RMA, CTX, STRIDED)
+SHMPI_TYPED(VOID, put_nbi, RMA, CTX, CONTIG)
+SHMPI_TYPED(VOID, get_nbi, RMA, CTX, CONTIG)
 /* OpenSHMEM 1.6: blocked strided put/get (nblocks blocks of bsize elements). */
-#define SHMPI_DECL_RMA_BLOCKED(NAME, T)                                                       \
-    SHMPI_FN(void, shmem_##NAME, (T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst,     \
-                                  size_t bsize, size_t nblocks, int pe))                      \
-    SHMPI_FN(void, shmem_ctx_##NAME, (shmem_ctx_t ctx, T *dest, const T *source,              \
-                                      ptrdiff_t dst, ptrdiff_t sst, size_t bsize,             \
-                                      size_t nblocks, int pe))
-#define SHMPI_DECL_RMA_BLOCKED_TYPED(N, T)                                                    \
-    SHMPI_DECL_RMA_BLOCKED(N##_ibput, T) SHMPI_DECL_RMA_BLOCKED(N##_ibget, T)
-#define SHMPI_DECL_RMA_BLOCKED_SIZED(B)                                                       \
-    SHMPI_DECL_RMA_BLOCKED(ibput##B, void) SHMPI_DECL_RMA_BLOCKED(ibget##B, void)
-SHMPI_RMA_TYPES(SHMPI_DECL_RMA_BLOCKED_TYPED)
-SHMPI_RMA_SIZES(SHMPI_DECL_RMA_BLOCKED_SIZED)
-#undef SHMPI_DECL_RMA_BLOCKED_TYPED
-#undef SHMPI_DECL_RMA_BLOCKED_SIZED
-#undef SHMPI_DECL_RMA_BLOCKED
+SHMPI_TYPED(VOID, ibput, RMA, CTX, BLOCKED)
+SHMPI_TYPED(VOID, ibget, RMA, CTX, BLOCKED)
 
-#define SHMPI_DECL_RMA_SIZED(S, B)                                                            \
-    SHMPI_FN(void, shmem_##S##B, (void *dest, const void *source, size_t nelems, int pe))     \
-    SHMPI_FN(void, shmem_ctx_##S##B, (shmem_ctx_t ctx, void *dest, const void *source,        \
-                                      size_t nelems, int pe))
-#define SHMPI_DECL_RMA_STRIDED(S, B)                                                          \
-    SHMPI_FN(void, shmem_##S##B, (void *dest, const void *source, ptrdiff_t dst,              \
-                                  ptrdiff_t sst, size_t nelems, int pe))                      \
-    SHMPI_FN(void, shmem_ctx_##S##B, (shmem_ctx_t ctx, void *dest, const void *source,        \
-                                      ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe))
+/* The sized and mem forms: untyped, so written out. */
+#define SHMPI_DECL_RMA_UNTYPED(NAME, SIG)                                                     \
+    SHMPI_FN(void, shmem_##NAME, (SHMPI_SIG_##SIG(void, void)))                               \
+    SHMPI_FN(void, shmem_ctx_##NAME, (shmem_ctx_t ctx, SHMPI_SIG_##SIG(void, void)))
 #define SHMPI_DECL_RMA_SIZES(B)                                                               \
-    SHMPI_DECL_RMA_SIZED(put, B) SHMPI_DECL_RMA_SIZED(get, B)                                 \
-    SHMPI_DECL_RMA_STRIDED(iput, B) SHMPI_DECL_RMA_STRIDED(iget, B)                           \
-    SHMPI_DECL_RMA_SIZED(put, B##_nbi) SHMPI_DECL_RMA_SIZED(get, B##_nbi)
+    SHMPI_DECL_RMA_UNTYPED(ibput##B, BLOCKED) SHMPI_DECL_RMA_UNTYPED(ibget##B, BLOCKED)       \
+    SHMPI_DECL_RMA_UNTYPED(put##B, CONTIG) SHMPI_DECL_RMA_UNTYPED(get##B, CONTIG)             \
+    SHMPI_DECL_RMA_UNTYPED(iput##B, STRIDED) SHMPI_DECL_RMA_UNTYPED(iget##B, STRIDED)         \
+    SHMPI_DECL_RMA_UNTYPED(put##B##_nbi, CONTIG) SHMPI_DECL_RMA_UNTYPED(get##B##_nbi, CONTIG)
 SHMPI_RMA_SIZES(SHMPI_DECL_RMA_SIZES)
-SHMPI_DECL_RMA_SIZED(put, mem)
-SHMPI_DECL_RMA_SIZED(get, mem)
-SHMPI_DECL_RMA_SIZED(put, mem_nbi)
-SHMPI_DECL_RMA_SIZED(get, mem_nbi)
+SHMPI_DECL_RMA_UNTYPED(putmem, CONTIG)
+SHMPI_DECL_RMA_UNTYPED(getmem, CONTIG)
+SHMPI_DECL_RMA_UNTYPED(putmem_nbi, CONTIG)
+SHMPI_DECL_RMA_UNTYPED(getmem_nbi, CONTIG)
 #undef SHMPI_DECL_RMA_SIZES
-#undef SHMPI_DECL_RMA_SIZED
-#undef SHMPI_DECL_RMA_STRIDED
+
+#ifdef SHMPI_C11_GENERIC_NAMES
+#define shmem_put(...) SHMPI_C11_GENERIC(CTX, put, RMA, CONTIG, __VA_ARGS__)
+#define shmem_get(...) SHMPI_C11_GENERIC(CTX, get, RMA, CONTIG, __VA_ARGS__)
+#define shmem_p(...) SHMPI_C11_GENERIC(CTX, p, RMA, DVP, __VA_ARGS__)
+#define shmem_g(...) SHMPI_C11_GENERIC(CTX, g, RMA, SP, __VA_ARGS__)
+#define shmem_iput(...) SHMPI_C11_GENERIC(CTX, iput, RMA, STRIDED, __VA_ARGS__)
+#define shmem_iget(...) SHMPI_C11_GENERIC(CTX, iget, RMA, STRIDED, __VA_ARGS__)
+#define shmem_put_nbi(...) SHMPI_C11_GENERIC(CTX, put_nbi, RMA, CONTIG, __VA_ARGS__)
+#define shmem_get_nbi(...) SHMPI_C11_GENERIC(CTX, get_nbi, RMA, CONTIG, __VA_ARGS__)
+#define shmem_ibput(...) SHMPI_C11_GENERIC(CTX, ibput, RMA, BLOCKED, __VA_ARGS__)
+#define shmem_ibget(...) SHMPI_C11_GENERIC(CTX, ibget, RMA, BLOCKED, __VA_ARGS__)
+#endif
 
 #undef SHMPI_CHAPTER
 #define SHMPI_CHAPTER amo
 /* ---- Atomic memory operations ---------------------------------------------------- */
-#define SHMPI_DECL_AMO_EXT(N, T)                                                              \
-    SHMPI_FN(T, shmem_##N##_atomic_fetch, (const T *source, int pe))                          \
-    SHMPI_FN(T, shmem_ctx_##N##_atomic_fetch, (shmem_ctx_t ctx, const T *source, int pe))     \
-    SHMPI_FN(void, shmem_##N##_atomic_set, (T *dest, T value, int pe))                        \
-    SHMPI_FN(void, shmem_ctx_##N##_atomic_set, (shmem_ctx_t ctx, T *dest, T value, int pe))   \
-    SHMPI_FN(T, shmem_##N##_atomic_swap, (T *dest, T value, int pe))                          \
-    SHMPI_FN(T, shmem_ctx_##N##_atomic_swap, (shmem_ctx_t ctx, T *dest, T value, int pe))     \
-    SHMPI_FN(void, shmem_##N##_atomic_fetch_nbi, (T *fetch, const T *source, int pe))         \
-    SHMPI_FN(void, shmem_ctx_##N##_atomic_fetch_nbi, (shmem_ctx_t ctx, T *fetch,              \
-                                                      const T *source, int pe))               \
-    SHMPI_FN(void, shmem_##N##_atomic_swap_nbi, (T *fetch, T *dest, T value, int pe))         \
-    SHMPI_FN(void, shmem_ctx_##N##_atomic_swap_nbi, (shmem_ctx_t ctx, T *fetch, T *dest,      \
-                                                     T value, int pe))
-SHMPI_AMO_EXT_TYPES(SHMPI_DECL_AMO_EXT)
-#undef SHMPI_DECL_AMO_EXT
+SHMPI_TYPED(ELEM, atomic_fetch, AMO_EXT, CTX, SP)
+SHMPI_TYPED(VOID, atomic_set, AMO_EXT, CTX, DVP)
+SHMPI_TYPED(ELEM, atomic_swap, AMO_EXT, CTX, DVP)
+SHMPI_TYPED(VOID, atomic_fetch_nbi, AMO_EXT, CTX, FSP)
+SHMPI_TYPED(VOID, atomic_swap_nbi, AMO_EXT, CTX, FDVP)
+SHMPI_TYPED(ELEM, atomic_compare_swap, AMO_STD, CTX, DCVP)
+SHMPI_TYPED(ELEM, atomic_fetch_inc, AMO_STD, CTX, DP)
+SHMPI_TYPED(VOID, atomic_inc, AMO_STD, CTX, DP)
+SHMPI_TYPED(ELEM, atomic_fetch_add, AMO_STD, CTX, DVP)
+SHMPI_TYPED(VOID, atomic_add, AMO_STD, CTX, DVP)
+SHMPI_TYPED(VOID, atomic_compare_swap_nbi, AMO_STD, CTX, FDCVP)
+SHMPI_TYPED(VOID, atomic_fetch_inc_nbi, AMO_STD, CTX, FDP)
+SHMPI_TYPED(VOID, atomic_fetch_add_nbi, AMO_STD, CTX, FDVP)
+SHMPI_TYPED(ELEM, atomic_fetch_and, AMO_BIT, CTX, DVP)
+SHMPI_TYPED(VOID, atomic_and, AMO_BIT, CTX, DVP)
+SHMPI_TYPED(VOID, atomic_fetch_and_nbi, AMO_BIT, CTX, FDVP)
+SHMPI_TYPED(ELEM, atomic_fetch_or, AMO_BIT, CTX, DVP)
+SHMPI_TYPED(VOID, atomic_or, AMO_BIT, CTX, DVP)
+SHMPI_TYPED(VOID, atomic_fetch_or_nbi, AMO_BIT, CTX, FDVP)
+SHMPI_TYPED(ELEM, atomic_fetch_xor, AMO_BIT, CTX, DVP)
+SHMPI_TYPED(VOID, atomic_xor, AMO_BIT, CTX, DVP)
+SHMPI_TYPED(VOID, atomic_fetch_xor_nbi, AMO_BIT, CTX, FDVP)
 
-#define SHMPI_DECL_AMO_STD(N, T)                                                              \
-    SHMPI_FN(T, shmem_##N##_atomic_compare_swap, (T *dest, T cond, T value, int pe))          \
-    SHMPI_FN(T, shmem_ctx_##N##_atomic_compare_swap, (shmem_ctx_t ctx, T *dest, T cond,       \
-                                                      T value, int pe))                       \
-    SHMPI_FN(T, shmem_##N##_atomic_fetch_inc, (T *dest, int pe))                              \
-    SHMPI_FN(T, shmem_ctx_##N##_atomic_fetch_inc, (shmem_ctx_t ctx, T *dest, int pe))         \
-    SHMPI_FN(void, shmem_##N##_atomic_inc, (T *dest, int pe))                                 \
-    SHMPI_FN(void, shmem_ctx_##N##_atomic_inc, (shmem_ctx_t ctx, T *dest, int pe))            \
-    SHMPI_FN(T, shmem_##N##_atomic_fetch_add, (T *dest, T value, int pe))                     \
-    SHMPI_FN(T, shmem_ctx_##N##_atomic_fetch_add, (shmem_ctx_t ctx, T *dest, T value, int pe)) \
-    SHMPI_FN(void, shmem_##N##_atomic_add, (T *dest, T value, int pe))                        \
-    SHMPI_FN(void, shmem_ctx_##N##_atomic_add, (shmem_ctx_t ctx, T *dest, T value, int pe))   \
-    SHMPI_FN(void, shmem_##N##_atomic_compare_swap_nbi, (T *fetch, T *dest, T cond, T value,  \
-                                                         int pe))                             \
-    SHMPI_FN(void, shmem_ctx_##N##_atomic_compare_swap_nbi, (shmem_ctx_t ctx, T *fetch,       \
-                                                             T *dest, T cond, T value,        \
-                                                             int pe))                         \
-    SHMPI_FN(void, shmem_##N##_atomic_fetch_inc_nbi, (T *fetch, T *dest, int pe))             \
-    SHMPI_FN(void, shmem_ctx_##N##_atomic_fetch_inc_nbi, (shmem_ctx_t ctx, T *fetch, T *dest, \
-                                                          int pe))                            \
-    SHMPI_FN(void, shmem_##N##_atomic_fetch_add_nbi, (T *fetch, T *dest, T value, int pe))    \
-    SHMPI_FN(void, shmem_ctx_##N##_atomic_fetch_add_nbi, (shmem_ctx_t ctx, T *fetch, T *dest, \
-                                                          T value, int pe))
-SHMPI_AMO_STD_TYPES(SHMPI_DECL_AMO_STD)
-#undef SHMPI_DECL_AMO_STD
-
-#define SHMPI_DECL_AMO_BIT_OP(N, T, OP)                                                       \
-    SHMPI_FN(T, shmem_##N##_atomic_fetch_##OP, (T *dest, T value, int pe))                    \
-    SHMPI_FN(T, shmem_ctx_##N##_atomic_fetch_##OP, (shmem_ctx_t ctx, T *dest, T value,        \
-                                                    int pe))                                  \
-    SHMPI_FN(void, shmem_##N##_atomic_##OP, (T *dest, T value, int pe))                       \
-    SHMPI_FN(void, shmem_ctx_##N##_atomic_##OP, (shmem_ctx_t ctx, T *dest, T value, int pe))  \
-    SHMPI_FN(void, shmem_##N##_atomic_fetch_##OP##_nbi, (T *fetch, T *dest, T value, int pe)) \
-    SHMPI_FN(void, shmem_ctx_##N##_atomic_fetch_##OP##_nbi, (shmem_ctx_t ctx, T *fetch,       \
-                                                             T *dest, T value, int pe))
-#define SHMPI_DECL_AMO_BIT(N, T)                                                              \
-    SHMPI_DECL_AMO_BIT_OP(N, T, and) SHMPI_DECL_AMO_BIT_OP(N, T, or)                          \
-    SHMPI_DECL_AMO_BIT_OP(N, T, xor)
-SHMPI_AMO_BIT_TYPES(SHMPI_DECL_AMO_BIT)
-#undef SHMPI_DECL_AMO_BIT
-#undef SHMPI_DECL_AMO_BIT_OP
-
+/* Deprecated names: library routines on the types that had them (the
+ * others are inline forwarders in shmem.h); the generic names cover both. */
 #define SHMPI_DECL_AMO_DEPRECATED_EXT(N, T)                                                   \
-    SHMPI_FN(T, shmem_##N##_fetch, (const T *source, int pe))                                 \
-    SHMPI_FN(void, shmem_##N##_set, (T *dest, T value, int pe))                               \
-    SHMPI_FN(T, shmem_##N##_swap, (T *dest, T value, int pe))
+    SHMPI_FN(T, shmem_##N##_fetch, (SHMPI_SIG_SP(T, T)))                                      \
+    SHMPI_FN(void, shmem_##N##_set, (SHMPI_SIG_DVP(T, T)))                                    \
+    SHMPI_FN(T, shmem_##N##_swap, (SHMPI_SIG_DVP(T, T)))
 SHMPI_AMO_DEPRECATED_EXT_TYPES(SHMPI_DECL_AMO_DEPRECATED_EXT)
 #undef SHMPI_DECL_AMO_DEPRECATED_EXT
 #define SHMPI_DECL_AMO_DEPRECATED_STD(N, T)                                                   \
-    SHMPI_FN(T, shmem_##N##_cswap, (T *dest, T cond, T value, int pe))                        \
-    SHMPI_FN(T, shmem_##N##_finc, (T *dest, int pe))                                          \
-    SHMPI_FN(void, shmem_##N##_inc, (T *dest, int pe))                                        \
-    SHMPI_FN(T, shmem_##N##_fadd, (T *dest, T value, int pe))                                 \
-    SHMPI_FN(void, shmem_##N##_add, (T *dest, T value, int pe))
+    SHMPI_FN(T, shmem_##N##_cswap, (SHMPI_SIG_DCVP(T, T)))                                    \
+    SHMPI_FN(T, shmem_##N##_finc, (SHMPI_SIG_DP(T, T)))                                       \
+    SHMPI_FN(void, shmem_##N##_inc, (SHMPI_SIG_DP(T, T)))                                     \
+    SHMPI_FN(T, shmem_##N##_fadd, (SHMPI_SIG_DVP(T, T)))                                      \
+    SHMPI_FN(void, shmem_##N##_add, (SHMPI_SIG_DVP(T, T)))
 SHMPI_AMO_DEPRECATED_STD_TYPES(SHMPI_DECL_AMO_DEPRECATED_STD)
 #undef SHMPI_DECL_AMO_DEPRECATED_STD
+SHMPI_GENERIC_ONLY(ELEM, fetch, AMO_EXT, PLAIN, SP)
+SHMPI_GENERIC_ONLY(VOID, set, AMO_EXT, PLAIN, DVP)
+SHMPI_GENERIC_ONLY(ELEM, swap, AMO_EXT, PLAIN, DVP)
+SHMPI_GENERIC_ONLY(ELEM, cswap, AMO_STD, PLAIN, DCVP)
+SHMPI_GENERIC_ONLY(ELEM, finc, AMO_STD, PLAIN, DP)
+SHMPI_GENERIC_ONLY(VOID, inc, AMO_STD, PLAIN, DP)
+SHMPI_GENERIC_ONLY(ELEM, fadd, AMO_STD, PLAIN, DVP)
+SHMPI_GENERIC_ONLY(VOID, add, AMO_STD, PLAIN, DVP)
+
+#ifdef SHMPI_C11_GENERIC_NAMES
+#define shmem_atomic_fetch(...) SHMPI_C11_GENERIC(CTX, atomic_fetch, AMO_EXT, SP, __VA_ARGS__)
+#define shmem_atomic_set(...) SHMPI_C11_GENERIC(CTX, atomic_set, AMO_EXT, DVP, __VA_ARGS__)
+#define shmem_atomic_swap(...) SHMPI_C11_GENERIC(CTX, atomic_swap, AMO_EXT, DVP, __VA_ARGS__)
+#define shmem_atomic_fetch_nbi(...)                                                           \
+    SHMPI_C11_GENERIC(CTX, atomic_fetch_nbi, AMO_EXT, FSP, __VA_ARGS__)
+#define shmem_atomic_swap_nbi(...)                                                            \
+    SHMPI_C11_GENERIC(CTX, atomic_swap_nbi, AMO_EXT, FDVP, __VA_ARGS__)
+#define shmem_atomic_compare_swap(...)                                                        \
+    SHMPI_C11_GENERIC(CTX, atomic_compare_swap, AMO_STD, DCVP, __VA_ARGS__)
+#define shmem_atomic_fetch_inc(...)                                                           \
+    SHMPI_C11_GENERIC(CTX, atomic_fetch_inc, AMO_STD, DP, __VA_ARGS__)
+#define shmem_atomic_inc(...) SHMPI_C11_GENERIC(CTX, atomic_inc, AMO_STD, DP, __VA_ARGS__)
+#define shmem_atomic_fetch_add(...)                                                           \
+    SHMPI_C11_GENERIC(CTX, atomic_fetch_add, AMO_STD, DVP, __VA_ARGS__)
+#define shmem_atomic_add(...) SHMPI_C11_GENERIC(CTX, atomic_add, AMO_STD, DVP, __VA_ARGS__)
+#define shmem_atomic_compare_swap_nbi(...)                                                    \
+    SHMPI_C11_GENERIC(CTX, atomic_compare_swap_nbi, AMO_STD, FDCVP, __VA_ARGS__)
+#define shmem_atomic_fetch_inc_nbi(...)                                                       \
+    SHMPI_C11_GENERIC(CTX, atomic_fetch_inc_nbi, AMO_STD, FDP, __VA_ARGS__)
+#define shmem_atomic_fetch_add_nbi(...)                                                       \
+    SHMPI_C11_GENERIC(CTX, atomic_fetch_add_nbi, AMO_STD, FDVP, __VA_ARGS__)
+#define shmem_atomic_fetch_and(...)                                                           \
+    SHMPI_C11_GENERIC(CTX, atomic_fetch_and, AMO_BIT, DVP, __VA_ARGS__)
+#define shmem_atomic_and(...) SHMPI_C11_GENERIC(CTX, atomic_and, AMO_BIT, DVP, __VA_ARGS__)
+#define shmem_atomic_fetch_and_nbi(...)                                                       \
+    SHMPI_C11_GENERIC(CTX, atomic_fetch_and_nbi, AMO_BIT, FDVP, __VA_ARGS__)
+#define shmem_atomic_fetch_or(...)                                                            \
+    SHMPI_C11_GENERIC(CTX, atomic_fetch_or, AMO_BIT, DVP, __VA_ARGS__)
+#define shmem_atomic_or(...) SHMPI_C11_GENERIC(CTX, atomic_or, AMO_BIT, DVP, __VA_ARGS__)
+#define shmem_atomic_fetch_or_nbi(...)                                                        \
+    SHMPI_C11_GENERIC(CTX, atomic_fetch_or_nbi, AMO_BIT, FDVP, __VA_ARGS__)
+#define shmem_atomic_fetch_xor(...)                                                           \
+    SHMPI_C11_GENERIC(CTX, atomic_fetch_xor, AMO_BIT, DVP, __VA_ARGS__)
+#define shmem_atomic_xor(...) SHMPI_C11_GENERIC(CTX, atomic_xor, AMO_BIT, DVP, __VA_ARGS__)
+#define shmem_atomic_fetch_xor_nbi(...)                                                       \
+    SHMPI_C11_GENERIC(CTX, atomic_fetch_xor_nbi, AMO_BIT, FDVP, __VA_ARGS__)
+#define shmem_fetch(...) SHMPI_C11_GENERIC(PLAIN, fetch, AMO_EXT, SP, __VA_ARGS__)
+#define shmem_set(...) SHMPI_C11_GENERIC(PLAIN, set, AMO_EXT, DVP, __VA_ARGS__)
+#define shmem_swap(...) SHMPI_C11_GENERIC(PLAIN, swap, AMO_EXT, DVP, __VA_ARGS__)
+#define shmem_cswap(...) SHMPI_C11_GENERIC(PLAIN, cswap, AMO_STD, DCVP, __VA_ARGS__)
+#define shmem_finc(...) SHMPI_C11_GENERIC(PLAIN, finc, AMO_STD, DP, __VA_ARGS__)
+#define shmem_inc(...) SHMPI_C11_GENERIC(PLAIN, inc, AMO_STD, DP, __VA_ARGS__)
+#define shmem_fadd(...) SHMPI_C11_GENERIC(PLAIN, fadd, AMO_STD, DVP, __VA_ARGS__)
+#define shmem_add(...) SHMPI_C11_GENERIC(PLAIN, add, AMO_STD, DVP, __VA_ARGS__)
+#endif
 
 #undef SHMPI_CHAPTER
 #define SHMPI_CHAPTER signal
 /* ---- Signals ---------------------------------------------------------------------- */
-#define SHMPI_DECL_SIGNAL(NAME, T)                                                            \
-    SHMPI_FN(void, shmem_##NAME, (T *dest, const T *source, size_t nelems, uint64_t *sig_addr, \
-                                  uint64_t signal, int sig_op, int pe))                       \
-    SHMPI_FN(void, shmem_ctx_##NAME, (shmem_ctx_t ctx, T *dest, const T *source,              \
-                                      size_t nelems, uint64_t *sig_addr, uint64_t signal,     \
-                                      int sig_op, int pe))
-#define SHMPI_DECL_SIGNAL_TYPED(N, T)                                                         \
-    SHMPI_DECL_SIGNAL(N##_put_signal, T) SHMPI_DECL_SIGNAL(N##_put_signal_nbi, T)
+SHMPI_TYPED(VOID, put_signal, RMA, CTX, SIGNAL)
+SHMPI_TYPED(VOID, put_signal_nbi, RMA, CTX, SIGNAL)
+#define SHMPI_DECL_SIGNAL_UNTYPED(NAME)                                                       \
+    SHMPI_FN(void, shmem_##NAME, (SHMPI_SIG_SIGNAL(void, void)))                              \
+    SHMPI_FN(void, shmem_ctx_##NAME, (shmem_ctx_t ctx, SHMPI_SIG_SIGNAL(void, void)))
 #define SHMPI_DECL_SIGNAL_SIZED(B)                                                            \
-    SHMPI_DECL_SIGNAL(put##B##_signal, void) SHMPI_DECL_SIGNAL(put##B##_signal_nbi, void)
-SHMPI_RMA_TYPES(SHMPI_DECL_SIGNAL_TYPED)
+    SHMPI_DECL_SIGNAL_UNTYPED(put##B##_signal) SHMPI_DECL_SIGNAL_UNTYPED(put##B##_signal_nbi)
 SHMPI_RMA_SIZES(SHMPI_DECL_SIGNAL_SIZED)
-SHMPI_DECL_SIGNAL(putmem_signal, void)
-SHMPI_DECL_SIGNAL(putmem_signal_nbi, void)
+SHMPI_DECL_SIGNAL_UNTYPED(putmem_signal)
+SHMPI_DECL_SIGNAL_UNTYPED(putmem_signal_nbi)
 #undef SHMPI_DECL_SIGNAL_SIZED
-#undef SHMPI_DECL_SIGNAL_TYPED
-#undef SHMPI_DECL_SIGNAL
+#undef SHMPI_DECL_SIGNAL_UNTYPED
 SHMPI_FN(uint64_t, shmem_signal_fetch, (const uint64_t *sig_addr))
 /* OpenSHMEM 1.6: signal updates without data. */
 SHMPI_FN(void, shmem_signal_add, (uint64_t *sig_addr, uint64_t signal, int pe))
@@ -270,6 +271,16 @@ SHMPI_FN(void, shmem_signal_set, (uint64_t *sig_addr, uint64_t signal, int pe))
 SHMPI_FN(void, shmem_ctx_signal_set, (shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal,
                                       int pe))
 SHMPI_FN(uint64_t, shmem_signal_wait_until, (uint64_t *sig_addr, int cmp, uint64_t cmp_value))
+
+#ifdef SHMPI_C11_GENERIC_NAMES
+#define shmem_put_signal(...) SHMPI_C11_GENERIC(CTX, put_signal, RMA, SIGNAL, __VA_ARGS__)
+#define shmem_put_signal_nbi(...)                                                             \
+    SHMPI_C11_GENERIC(CTX, put_signal_nbi, RMA, SIGNAL, __VA_ARGS__)
+/* signal_add and signal_set: the untyped routine, or its ctx form when
+ * called with a leading context. */
+#define shmem_signal_add(...) SHMPI_C11_UNTYPED(3, signal_add, __VA_ARGS__)
+#define shmem_signal_set(...) SHMPI_C11_UNTYPED(3, signal_set, __VA_ARGS__)
+#endif
 
 #undef SHMPI_CHAPTER
 #define SHMPI_CHAPTER order
@@ -291,40 +302,20 @@ SHMPI_FN(void, shmem_clear_lock, (long *lock))
 #undef SHMPI_CHAPTER
 #define SHMPI_CHAPTER p2p
 /* ---- Point-to-point synchronization ------------------------------------------------ */
-#define SHMPI_DECL_P2P(N, T)                                                                  \
-    SHMPI_FN(void, shmem_##N##_wait_until, (T *ivar, int cmp, T cmp_value))                   \
-    SHMPI_FN(int, shmem_##N##_test, (T *ivar, int cmp, T cmp_value))                          \
-    SHMPI_FN(void, shmem_##N##_wait_until_all, (T *ivars, size_t nelems, const int *status,   \
-                                                int cmp, T cmp_value))                        \
-    SHMPI_FN(size_t, shmem_##N##_wait_until_any, (T *ivars, size_t nelems, const int *status, \
-                                                  int cmp, T cmp_value))                      \
-    SHMPI_FN(size_t, shmem_##N##_wait_until_some, (T *ivars, size_t nelems, size_t *indices,  \
-                                                   const int *status, int cmp, T cmp_value))  \
-    SHMPI_FN(void, shmem_##N##_wait_until_all_vector, (T *ivars, size_t nelems,               \
-                                                       const int *status, int cmp,            \
-                                                       const T *cmp_values))                  \
-    SHMPI_FN(size_t, shmem_##N##_wait_until_any_vector, (T *ivars, size_t nelems,             \
-                                                         const int *status, int cmp,          \
-                                                         const T *cmp_values))                \
-    SHMPI_FN(size_t, shmem_##N##_wait_until_some_vector, (T *ivars, size_t nelems,            \
-                                                          size_t *indices, const int *status, \
-                                                          int cmp, const T *cmp_values))      \
-    SHMPI_FN(int, shmem_##N##_test_all, (T *ivars, size_t nelems, const int *status, int cmp, \
-                                         T cmp_value))                                        \
-    SHMPI_FN(size_t, shmem_##N##_test_any, (T *ivars, size_t nelems, const int *status,       \
-                                            int cmp, T cmp_value))                            \
-    SHMPI_FN(size_t, shmem_##N##_test_some, (T *ivars, size_t nelems, size_t *indices,        \
-                                             const int *status, int cmp, T cmp_value))        \
-    SHMPI_FN(int, shmem_##N##_test_all_vector, (T *ivars, size_t nelems, const int *status,   \
-                                                int cmp, const T *cmp_values))                \
-    SHMPI_FN(size_t, shmem_##N##_test_any_vector, (T *ivars, size_t nelems, const int *status, \
-                                                   int cmp, const T *cmp_values))             \
-    SHMPI_FN(size_t, shmem_##N##_test_some_vector, (T *ivars, size_t nelems, size_t *indices, \
-                                                    const int *status, int cmp,               \
-                                                    const T *cmp_values))
-SHMPI_P2P_TYPES(SHMPI_DECL_P2P)
-SHMPI_P2P_DEPRECATED_TYPES(SHMPI_DECL_P2P)
-#undef SHMPI_DECL_P2P
+SHMPI_TYPED(VOID, wait_until, P2P_ALL, PLAIN, WAIT)
+SHMPI_TYPED(INT, test, P2P_ALL, PLAIN, WAIT)
+SHMPI_TYPED(VOID, wait_until_all, P2P_ALL, PLAIN, SET)
+SHMPI_TYPED(SIZE, wait_until_any, P2P_ALL, PLAIN, SET)
+SHMPI_TYPED(SIZE, wait_until_some, P2P_ALL, PLAIN, SOME)
+SHMPI_TYPED(VOID, wait_until_all_vector, P2P_ALL, PLAIN, SET_VECTOR)
+SHMPI_TYPED(SIZE, wait_until_any_vector, P2P_ALL, PLAIN, SET_VECTOR)
+SHMPI_TYPED(SIZE, wait_until_some_vector, P2P_ALL, PLAIN, SOME_VECTOR)
+SHMPI_TYPED(INT, test_all, P2P_ALL, PLAIN, SET)
+SHMPI_TYPED(SIZE, test_any, P2P_ALL, PLAIN, SET)
+SHMPI_TYPED(SIZE, test_some, P2P_ALL, PLAIN, SOME)
+SHMPI_TYPED(INT, test_all_vector, P2P_ALL, PLAIN, SET_VECTOR)
+SHMPI_TYPED(SIZE, test_any_vector, P2P_ALL, PLAIN, SET_VECTOR)
+SHMPI_TYPED(SIZE, test_some_vector, P2P_ALL, PLAIN, SOME_VECTOR)
 #define SHMPI_DECL_WAIT_DEPRECATED(N, T)                                                      \
     SHMPI_FN(void, shmem_##N##_wait, (T *ivar, T cmp_value))
 SHMPI_WAIT_DEPRECATED_TYPES(SHMPI_DECL_WAIT_DEPRECATED)
@@ -333,35 +324,48 @@ SHMPI_WAIT_DEPRECATED_TYPES(SHMPI_DECL_WAIT_DEPRECATED)
 SHMPI_FN(void, shmem_wait_until, (long *ivar, int cmp, long cmp_value))
 SHMPI_FN(void, shmem_wait, (long *ivar, long cmp_value))
 
+#ifdef SHMPI_C11_GENERIC_NAMES
+#define shmem_wait_until(...) SHMPI_C11_GENERIC(PLAIN, wait_until, P2P_ALL, WAIT, __VA_ARGS__)
+#define shmem_test(...) SHMPI_C11_GENERIC(PLAIN, test, P2P_ALL, WAIT, __VA_ARGS__)
+#define shmem_wait_until_all(...)                                                             \
+    SHMPI_C11_GENERIC(PLAIN, wait_until_all, P2P_ALL, SET, __VA_ARGS__)
+#define shmem_wait_until_any(...)                                                             \
+    SHMPI_C11_GENERIC(PLAIN, wait_until_any, P2P_ALL, SET, __VA_ARGS__)
+#define shmem_wait_until_some(...)                                                            \
+    SHMPI_C11_GENERIC(PLAIN, wait_until_some, P2P_ALL, SOME, __VA_ARGS__)
+#define shmem_wait_until_all_vector(...)                                                      \
+    SHMPI_C11_GENERIC(PLAIN, wait_until_all_vector, P2P_ALL, SET_VECTOR, __VA_ARGS__)
+#define shmem_wait_until_any_vector(...)                                                      \
+    SHMPI_C11_GENERIC(PLAIN, wait_until_any_vector, P2P_ALL, SET_VECTOR, __VA_ARGS__)
+#define shmem_wait_until_some_vector(...)                                                     \
+    SHMPI_C11_GENERIC(PLAIN, wait_until_some_vector, P2P_ALL, SOME_VECTOR, __VA_ARGS__)
+#define shmem_test_all(...) SHMPI_C11_GENERIC(PLAIN, test_all, P2P_ALL, SET, __VA_ARGS__)
+#define shmem_test_any(...) SHMPI_C11_GENERIC(PLAIN, test_any, P2P_ALL, SET, __VA_ARGS__)
+#define shmem_test_some(...) SHMPI_C11_GENERIC(PLAIN, test_some, P2P_ALL, SOME, __VA_ARGS__)
+#define shmem_test_all_vector(...)                                                            \
+    SHMPI_C11_GENERIC(PLAIN, test_all_vector, P2P_ALL, SET_VECTOR, __VA_ARGS__)
+#define shmem_test_any_vector(...)                                                            \
+    SHMPI_C11_GENERIC(PLAIN, test_any_vector, P2P_ALL, SET_VECTOR, __VA_ARGS__)
+#define shmem_test_some_vector(...)                                                           \
+    SHMPI_C11_GENERIC(PLAIN, test_some_vector, P2P_ALL, SOME_VECTOR, __VA_ARGS__)
+#endif
+
 #undef SHMPI_CHAPTER
 #define SHMPI_CHAPTER coll
 /* ---- Collectives ------------------------------------------------------------------ */
 SHMPI_FN(void, shmem_barrier_all, (void))
 SHMPI_FN(void, shmem_sync_all, (void))
 SHMPI_FN(int, shmem_team_sync, (shmem_team_t team))
-#define SHMPI_DECL_COLL(N, T)                                                                 \
-    SHMPI_FN(int, shmem_##N##_broadcast, (shmem_team_t team, T *dest, const T *source,        \
-                                          size_t nelems, int PE_root))                        \
-    SHMPI_FN(int, shmem_##N##_collect, (shmem_team_t team, T *dest, const T *source,          \
-                                        size_t nelems))                                       \
-    SHMPI_FN(int, shmem_##N##_fcollect, (shmem_team_t team, T *dest, const T *source,         \
-                                         size_t nelems))                                      \
-    SHMPI_FN(int, shmem_##N##_alltoall, (shmem_team_t team, T *dest, const T *source,         \
-                                         size_t nelems))                                      \
-    SHMPI_FN(int, shmem_##N##_alltoalls, (shmem_team_t team, T *dest, const T *source,        \
-                                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems))
-SHMPI_RMA_TYPES(SHMPI_DECL_COLL)
-#undef SHMPI_DECL_COLL
-SHMPI_FN(int, shmem_broadcastmem, (shmem_team_t team, void *dest, const void *source,
-                                   size_t nelems, int PE_root))
-SHMPI_FN(int, shmem_collectmem, (shmem_team_t team, void *dest, const void *source,
-                                 size_t nelems))
-SHMPI_FN(int, shmem_fcollectmem, (shmem_team_t team, void *dest, const void *source,
-                                  size_t nelems))
-SHMPI_FN(int, shmem_alltoallmem, (shmem_team_t team, void *dest, const void *source,
-                                  size_t nelems))
-SHMPI_FN(int, shmem_alltoallsmem, (shmem_team_t team, void *dest, const void *source,
-                                   ptrdiff_t dst, ptrdiff_t sst, size_t nelems))
+SHMPI_TYPED(INT, broadcast, RMA, PLAIN, BROADCAST)
+SHMPI_TYPED(INT, collect, RMA, PLAIN, COLL)
+SHMPI_TYPED(INT, fcollect, RMA, PLAIN, COLL)
+SHMPI_TYPED(INT, alltoall, RMA, PLAIN, COLL)
+SHMPI_TYPED(INT, alltoalls, RMA, PLAIN, ALLTOALLS)
+SHMPI_FN(int, shmem_broadcastmem, (SHMPI_SIG_BROADCAST(void, void)))
+SHMPI_FN(int, shmem_collectmem, (SHMPI_SIG_COLL(void, void)))
+SHMPI_FN(int, shmem_fcollectmem, (SHMPI_SIG_COLL(void, void)))
+SHMPI_FN(int, shmem_alltoallmem, (SHMPI_SIG_COLL(void, void)))
+SHMPI_FN(int, shmem_alltoallsmem, (SHMPI_SIG_ALLTOALLS(void, void)))
 
 /* Deprecated active-set collectives. */
 SHMPI_FN(void, shmem_barrier, (int PE_start, int logPE_stride, int PE_size, long *pSync))
@@ -386,30 +390,54 @@ SHMPI_DECL_ASET_COLL(32)
 SHMPI_DECL_ASET_COLL(64)
 #undef SHMPI_DECL_ASET_COLL
 
+#ifdef SHMPI_C11_GENERIC_NAMES
+#define shmem_broadcast(...) SHMPI_C11_GENERIC(PLAIN, broadcast, RMA, BROADCAST, __VA_ARGS__)
+#define shmem_collect(...) SHMPI_C11_GENERIC(PLAIN, collect, RMA, COLL, __VA_ARGS__)
+#define shmem_fcollect(...) SHMPI_C11_GENERIC(PLAIN, fcollect, RMA, COLL, __VA_ARGS__)
+#define shmem_alltoall(...) SHMPI_C11_GENERIC(PLAIN, alltoall, RMA, COLL, __VA_ARGS__)
+#define shmem_alltoalls(...) SHMPI_C11_GENERIC(PLAIN, alltoalls, RMA, ALLTOALLS, __VA_ARGS__)
+/* shmem_sync(team) is shmem_team_sync; shmem_sync(PE_start, logPE_stride,
+ * PE_size, pSync) the deprecated active-set routine. */
+#define shmem_sync(...)                                                                       \
+    _Generic((SHMPI_ARG1(__VA_ARGS__, 0)), shmem_team_t: shmem_team_sync,                     \
+             default: (shmem_sync))(__VA_ARGS__)
+#endif
+
 #undef SHMPI_CHAPTER
 #define SHMPI_CHAPTER reduce
 /* ---- Reductions ---------------------------------------------------------------------- */
-#define SHMPI_DECL_REDUCE(N, T, DT_MPI, OP, OP_MPI)                                           \
-    SHMPI_FN_CALL(int, shmem_##N##_##OP##_reduce,                                             \
-                  (shmem_team_t team, T *dest, const T *source, size_t nreduce),              \
-                  shmpi_coll_reduce(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source, \
-                                    nreduce, sizeof(T), DT_MPI, OP_MPI))
-SHMPI_TEAM_REDUCTIONS(SHMPI_DECL_REDUCE)
-#undef SHMPI_DECL_REDUCE
+SHMPI_TYPED_CALL(INT, and_reduce, REDUCE_BITWISE_ALL, PLAIN, REDUCE, SHMPI_CALL_REDUCE, MPI_BAND)
+SHMPI_TYPED_CALL(INT, or_reduce, REDUCE_BITWISE_ALL, PLAIN, REDUCE, SHMPI_CALL_REDUCE, MPI_BOR)
+SHMPI_TYPED_CALL(INT, xor_reduce, REDUCE_BITWISE_ALL, PLAIN, REDUCE, SHMPI_CALL_REDUCE, MPI_BXOR)
+SHMPI_TYPED_CALL(INT, max_reduce, REDUCE_MINMAX, PLAIN, REDUCE, SHMPI_CALL_REDUCE, MPI_MAX)
+SHMPI_TYPED_CALL(INT, min_reduce, REDUCE_MINMAX, PLAIN, REDUCE, SHMPI_CALL_REDUCE, MPI_MIN)
+SHMPI_TYPED_CALL(INT, sum_reduce, REDUCE_ARITH, PLAIN, REDUCE, SHMPI_CALL_REDUCE, MPI_SUM)
+SHMPI_TYPED_CALL(INT, prod_reduce, REDUCE_ARITH, PLAIN, REDUCE, SHMPI_CALL_REDUCE, MPI_PROD)
+
+#ifdef SHMPI_C11_GENERIC_NAMES
+#define shmem_and_reduce(...)                                                                 \
+    SHMPI_C11_GENERIC(PLAIN, and_reduce, REDUCE_BITWISE_ALL, REDUCE, __VA_ARGS__)
+#define shmem_or_reduce(...)                                                                  \
+    SHMPI_C11_GENERIC(PLAIN, or_reduce, REDUCE_BITWISE_ALL, REDUCE, __VA_ARGS__)
+#define shmem_xor_reduce(...)                                                                 \
+    SHMPI_C11_GENERIC(PLAIN, xor_reduce, REDUCE_BITWISE_ALL, REDUCE, __VA_ARGS__)
+#define shmem_max_reduce(...) SHMPI_C11_GENERIC(PLAIN, max_reduce, REDUCE_MINMAX, REDUCE, __VA_ARGS__)
+#define shmem_min_reduce(...) SHMPI_C11_GENERIC(PLAIN, min_reduce, REDUCE_MINMAX, REDUCE, __VA_ARGS__)
+#define shmem_sum_reduce(...) SHMPI_C11_GENERIC(PLAIN, sum_reduce, REDUCE_ARITH, REDUCE, __VA_ARGS__)
+#define shmem_prod_reduce(...)                                                                \
+    SHMPI_C11_GENERIC(PLAIN, prod_reduce, REDUCE_ARITH, REDUCE, __VA_ARGS__)
+#endif
 
 #undef SHMPI_CHAPTER
 #define SHMPI_CHAPTER scan
 /* OpenSHMEM 1.6 scans (prefix sums): the types of the SUM column. */
-#define SHMPI_DECL_SCAN(N, T, DT_MPI, KIND, EXCLUSIVE)                                        \
-    SHMPI_FN_CALL(int, shmem_##N##_sum_##KIND,                                                \
-                  (shmem_team_t team, T *dest, const T *source, size_t nelems),               \
-                  shmpi_coll_scan(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source,   \
-                                  nelems, sizeof(T), DT_MPI, MPI_SUM, EXCLUSIVE))
-#define SHMPI_DECL_SCANS(N, T, DT_MPI)                                                        \
-    SHMPI_DECL_SCAN(N, T, DT_MPI, inscan, false) SHMPI_DECL_SCAN(N, T, DT_MPI, exscan, true)
-SHMPI_REDUCE_ARITH_TYPE_ROWS(SHMPI_ROW_MPI, SHMPI_DECL_SCANS)
-#undef SHMPI_DECL_SCANS
-#undef SHMPI_DECL_SCAN
+SHMPI_TYPED_CALL(INT, sum_inscan, REDUCE_ARITH, PLAIN, COLL, SHMPI_CALL_SCAN, false)
+SHMPI_TYPED_CALL(INT, sum_exscan, REDUCE_ARITH, PLAIN, COLL, SHMPI_CALL_SCAN, true)
+
+#ifdef SHMPI_C11_GENERIC_NAMES
+#define shmem_sum_inscan(...) SHMPI_C11_GENERIC(PLAIN, sum_inscan, REDUCE_ARITH, COLL, __VA_ARGS__)
+#define shmem_sum_exscan(...) SHMPI_C11_GENERIC(PLAIN, sum_exscan, REDUCE_ARITH, COLL, __VA_ARGS__)
+#endif
 
 #undef SHMPI_CHAPTER
 #define SHMPI_CHAPTER reduce

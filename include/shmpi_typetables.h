@@ -18,7 +18,7 @@
  * The MPI column is only ever expanded inside the library, which includes
  * mpi.h (and limits.h, stddef.h): shmem.h passes it over unexpanded and
  * does not need mpi.h.  The reduction tables are also read one operator
- * group at a time (SHMPI_TEAM_REDUCTIONS, below).
+ * group at a time (SHMPI_TO_ALL_REDUCTIONS, below).
  */
 #ifndef SHMPI_TYPETABLES_H
 #define SHMPI_TYPETABLES_H
@@ -139,6 +139,8 @@ typedef float _Complex shmpi_complexf_t;
     R(X, short, short, MPI_SHORT)                                                             \
     R(X, ushort, unsigned short, MPI_UNSIGNED_SHORT)
 #define SHMPI_P2P_DEPRECATED_TYPES(X) SHMPI_P2P_DEPRECATED_TYPE_ROWS(SHMPI_ROW, X)
+/* Both: the rows of the point-to-point routine families. */
+#define SHMPI_P2P_ALL_TYPE_ROWS(R, X) SHMPI_P2P_TYPE_ROWS(R, X) SHMPI_P2P_DEPRECATED_TYPE_ROWS(R, X)
 /* Deprecated shmem_TYPENAME_wait(ivar, value). */
 #define SHMPI_WAIT_DEPRECATED_TYPE_ROWS(R, X)                                                 \
     R(X, short, short, MPI_SHORT) SHMPI_AMO_DEPRECATED_STD_TYPE_ROWS(R, X)
@@ -151,6 +153,9 @@ typedef float _Complex shmpi_complexf_t;
 #define SHMPI_REDUCE_BITWISE_EXTRA_TYPE_ROWS(R, X)                                            \
     R(X, short, short, MPI_SHORT) SHMPI_AMO_DEPRECATED_STD_TYPE_ROWS(R, X)
 #define SHMPI_REDUCE_BITWISE_EXTRA_TYPES(X) SHMPI_REDUCE_BITWISE_EXTRA_TYPE_ROWS(SHMPI_ROW, X)
+/* Both: the rows of the and/or/xor reduction families. */
+#define SHMPI_REDUCE_BITWISE_ALL_TYPE_ROWS(R, X)                                              \
+    SHMPI_REDUCE_BITWISE_TYPE_ROWS(R, X) SHMPI_REDUCE_BITWISE_EXTRA_TYPE_ROWS(R, X)
 #define SHMPI_REDUCE_MINMAX_TYPE_ROWS(R, X)                                                   \
     SHMPI_CHAR_INT_TYPE_ROWS(R, X)                                                            \
     R(X, ptrdiff, ptrdiff_t, SHMPI_MPI_PTRDIFF)                                               \
@@ -181,15 +186,9 @@ typedef float _Complex shmpi_complexf_t;
 #define SHMPI_REDUCE_MINMAX_OPS(D, N, T, M) D(N, T, M, max, MPI_MAX) D(N, T, M, min, MPI_MIN)
 #define SHMPI_REDUCE_ARITH_OPS(D, N, T, M) D(N, T, M, sum, MPI_SUM) D(N, T, M, prod, MPI_PROD)
 
-/* Every team reduction (shmem_TYPENAME_OPNAME_reduce) and every deprecated
- * active-set one (shmem_TYPENAME_OPNAME_to_all): each type of a group's
- * table with each operator of the group,
+/* Every deprecated active-set reduction (shmem_TYPENAME_OPNAME_to_all):
+ * each type of a group's table with each operator of the group,
  * D(TYPENAME, TYPE, MPI_DATATYPE, OPNAME, MPI_OP). */
-#define SHMPI_TEAM_REDUCTIONS(D)                                                              \
-    SHMPI_REDUCE_BITWISE_TYPE_ROWS(SHMPI_REDUCE_BITWISE_OPS, D)                               \
-    SHMPI_REDUCE_BITWISE_EXTRA_TYPE_ROWS(SHMPI_REDUCE_BITWISE_OPS, D)                         \
-    SHMPI_REDUCE_MINMAX_TYPE_ROWS(SHMPI_REDUCE_MINMAX_OPS, D)                                 \
-    SHMPI_REDUCE_ARITH_TYPE_ROWS(SHMPI_REDUCE_ARITH_OPS, D)
 #define SHMPI_TO_ALL_REDUCTIONS(D)                                                            \
     SHMPI_TO_ALL_BITWISE_TYPE_ROWS(SHMPI_REDUCE_BITWISE_OPS, D)                               \
     SHMPI_TO_ALL_MINMAX_TYPE_ROWS(SHMPI_REDUCE_MINMAX_OPS, D)                                 \

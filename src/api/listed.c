@@ -1,9 +1,10 @@
 /*
  * listed.c - the routines written in the routine list with their call into
  * src/core (the SHMPI_FN_CALL and SHMPI_FN_DO entries of
- * include/shmpi_routines.h: team reductions, scans): each is defined here as
- * that one call, with its weak shmem_ alias.  The other entries are defined
- * by hand in the file of their chapter.
+ * include/shmpi_routines.h, and the families of SHMPI_TYPED_CALL entries:
+ * team reductions, scans): each is defined here as that one call, with its
+ * weak shmem_ alias.  The other entries are defined by hand in the file of
+ * their chapter.
  */
 #include "../core/coll.h"
 
