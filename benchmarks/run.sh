@@ -195,13 +195,20 @@ for np in $nps; do
                       n = 0; passes = 0; all = ""
                       what = substr(line[i], 1, index(line[i], " (target") - 1)
                       sub(/ [0-9.]+[a-z]*$/, "", what)
+                      # A "worst size (32K B)" row names the size it found, which
+                      # may differ from job to job: the row is the same target,
+                      # and the size of each job goes beside its value.
+                      key = what; sized = sub(/ \([0-9.]+[KMG]? B\)$/, "", key)
+                      if (jobs > 1 && sized) what = key
                       for (j = 0; j < jobs; j++) {
                           l = line[i + j * per]
                           match(l, / [0-9.]+[a-z]* \(target/); v = substr(l, RSTART + 1, RLENGTH - 9)
                           vals[n++] = v + 0; unit = v; sub(/^[0-9.]+/, "", unit)
-                          all = all (j ? " " : "") v
+                          size = ""
+                          if (sized && match(l, /\([0-9.]+[KMG]? B\) /)) size = "@" substr(l, RSTART + 1, RLENGTH - 5)
+                          all = all (j ? " " : "") v size
                           passes += l ~ / PASS$/
-                          if (index(l, what " ") != 1) passes = -jobs  # the jobs disagree: MISS
+                          if (index(l, key) != 1) passes = -jobs  # the jobs disagree: MISS
                       }
                       for (a = 0; a < n; a++) for (b = a + 1; b < n; b++)
                           if (vals[b] < vals[a]) { t = vals[a]; vals[a] = vals[b]; vals[b] = t }
