@@ -16,9 +16,9 @@
  * grows with the median of a reference wait done in the same rounds: MPI's
  * own blocking MPI_Recv of a message PE 0 sends when it arrives.  A waiter
  * that sleeps too long is late in every round while MPI_Recv is not; a
- * loaded machine delays both (Open MPI's PEs share the launcher's
- * scheduler autogroup, so against a dozen busy sessions the job gets a
- * CPU every few 4-ms ticks and both waits took 8-36 ms). */
+ * loaded machine delays both alike (Open MPI's PEs share the launcher's
+ * scheduler autogroup: against other busy sessions the whole job waits
+ * for the CPU, in scheduler ticks). */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
