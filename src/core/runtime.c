@@ -59,7 +59,7 @@ static void print_banner(void)
 
 /* The CPUs this process may run on (all of them unless the launcher bound
  * it).  glibc's cpu_set_t is an array of unsigned long bits, which
- * shmpi_kernel_crowded ORs across PEs. */
+ * kernel_cpus_among ORs across PEs. */
 _Static_assert(sizeof(cpu_set_t) % sizeof(unsigned long) == 0, "cpu_set_t is unsigned longs");
 static void usable_cpus(cpu_set_t *set)
 {
@@ -91,21 +91,34 @@ static uint64_t kernel_id(void)
     return hash;
 }
 
-void shmpi_kernel_table(uint64_t *ids, int *cpus)
+/* How many CPUs the members of comm on this process's kernel may use
+ * together (the union of their affinity masks, so that PEs bound one per
+ * core are not taken for 1-CPU machines), and in *kernel_pes how many
+ * members that kernel runs; ids[] gets every member's kernel. */
+static int kernel_cpus_among(MPI_Comm comm, uint64_t *ids, int *kernel_pes)
 {
+    int rank;
+    MPI_Comm_rank(comm, &rank);
     uint64_t mine = kernel_id();
-    MPI_Allgather(&mine, 1, MPI_UINT64_T, ids, 1, MPI_UINT64_T, shmpi_g.comm);
-    int first = 0; /* the lowest PE on this kernel names it */
+    MPI_Allgather(&mine, 1, MPI_UINT64_T, ids, 1, MPI_UINT64_T, comm);
+    int first = 0; /* the lowest rank on this kernel names it */
     while (ids[first] != mine)
         first++;
     MPI_Comm kernel;
-    MPI_Comm_split(shmpi_g.comm, first, shmpi_g.my_pe, &kernel);
+    MPI_Comm_split(comm, first, rank, &kernel);
+    MPI_Comm_size(kernel, kernel_pes);
     cpu_set_t set;
     usable_cpus(&set);
     MPI_Allreduce(MPI_IN_PLACE, &set, (int)(sizeof set / sizeof(unsigned long)),
                   MPI_UNSIGNED_LONG, MPI_BOR, kernel);
     MPI_Comm_free(&kernel);
-    int n = CPU_COUNT(&set);
+    return CPU_COUNT(&set);
+}
+
+void shmpi_kernel_table(uint64_t *ids, int *cpus)
+{
+    int kernel_pes;
+    int n = kernel_cpus_among(shmpi_g.comm, ids, &kernel_pes);
     MPI_Allgather(&n, 1, MPI_INT, cpus, 1, MPI_INT, shmpi_g.comm);
 }
 
@@ -118,32 +131,18 @@ bool shmpi_same_on_all_pes(unsigned long value)
     return max[0] == value && max[1] == ~value;
 }
 
-/* A kernel is crowded when its PEs outnumber the CPUs they may use
- * together: the union of their affinity masks, so that PEs bound one per
- * core (mpiexec -bind-to core, Slurm) are not taken for 1-CPU machines. */
+/* A kernel is crowded when its PEs of comm outnumber the CPUs they may use
+ * together. */
 int shmpi_kernel_crowded(MPI_Comm comm)
 {
-    int n, rank;
+    int n, kernel_pes;
     MPI_Comm_size(comm, &n);
-    MPI_Comm_rank(comm, &rank);
-    uint64_t mine = kernel_id(), *ids = malloc((size_t)n * sizeof(uint64_t));
+    uint64_t *ids = malloc((size_t)n * sizeof(uint64_t));
     if (!ids)
         shmpi_abort("shmem_init", "out of memory for %d PEs", n);
-    MPI_Allgather(&mine, 1, MPI_UINT64_T, ids, 1, MPI_UINT64_T, comm);
-    int first = 0; /* the lowest rank on this kernel names it */
-    while (ids[first] != mine)
-        first++;
+    int cpus = kernel_cpus_among(comm, ids, &kernel_pes);
     free(ids);
-    MPI_Comm kernel;
-    MPI_Comm_split(comm, first, rank, &kernel);
-    int kernel_pes;
-    MPI_Comm_size(kernel, &kernel_pes);
-    cpu_set_t cpus;
-    usable_cpus(&cpus);
-    MPI_Allreduce(MPI_IN_PLACE, &cpus, (int)(sizeof cpus / sizeof(unsigned long)),
-                  MPI_UNSIGNED_LONG, MPI_BOR, kernel);
-    MPI_Comm_free(&kernel);
-    int crowded = kernel_pes > CPU_COUNT(&cpus);
+    int crowded = kernel_pes > cpus;
     /* Machines may differ: every member takes the same decision. */
     MPI_Allreduce(MPI_IN_PLACE, &crowded, 1, MPI_INT, MPI_LOR, comm);
     return crowded;
