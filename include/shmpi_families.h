@@ -162,12 +162,4 @@
 #define SHMPI_TYPED_DEF_ELEM(RET_TYPE, NAME, PARAMS, CALL) SHMPI_FN_CALL(RET_TYPE, NAME, PARAMS, CALL)
 #define SHMPI_TYPED_DEF_INT SHMPI_TYPED_DEF_ELEM
 #define SHMPI_TYPED_DEF_SIZE SHMPI_TYPED_DEF_ELEM
-
-/* The calls of the reduction and scan families. */
-#define SHMPI_CALL_REDUCE(CTX, T, M, MPI_OP)                                                  \
-    shmpi_coll_reduce(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source, nreduce,      \
-                      sizeof(T), M, MPI_OP)
-#define SHMPI_CALL_SCAN(CTX, T, M, EXCLUSIVE)                                                 \
-    shmpi_coll_scan(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source, nelems,         \
-                    sizeof(T), M, MPI_SUM, EXCLUSIVE)
 #endif /* SHMPI_ROUTINES_MACHINERY */

@@ -406,6 +406,9 @@ SHMPI_DECL_ASET_COLL(64)
 #undef SHMPI_CHAPTER
 #define SHMPI_CHAPTER reduce
 /* ---- Reductions ---------------------------------------------------------------------- */
+#define SHMPI_CALL_REDUCE(CTX, T, M, MPI_OP)                                                  \
+    shmpi_coll_reduce(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source, nreduce,      \
+                      sizeof(T), M, MPI_OP)
 SHMPI_TYPED_CALL(INT, and_reduce, REDUCE_BITWISE_ALL, PLAIN, REDUCE, SHMPI_CALL_REDUCE, MPI_BAND)
 SHMPI_TYPED_CALL(INT, or_reduce, REDUCE_BITWISE_ALL, PLAIN, REDUCE, SHMPI_CALL_REDUCE, MPI_BOR)
 SHMPI_TYPED_CALL(INT, xor_reduce, REDUCE_BITWISE_ALL, PLAIN, REDUCE, SHMPI_CALL_REDUCE, MPI_BXOR)
@@ -431,6 +434,9 @@ SHMPI_TYPED_CALL(INT, prod_reduce, REDUCE_ARITH, PLAIN, REDUCE, SHMPI_CALL_REDUC
 #undef SHMPI_CHAPTER
 #define SHMPI_CHAPTER scan
 /* OpenSHMEM 1.6 scans (prefix sums): the types of the SUM column. */
+#define SHMPI_CALL_SCAN(CTX, T, M, EXCLUSIVE)                                                 \
+    shmpi_coll_scan(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source, nelems,         \
+                    sizeof(T), M, MPI_SUM, EXCLUSIVE)
 SHMPI_TYPED_CALL(INT, sum_inscan, REDUCE_ARITH, PLAIN, COLL, SHMPI_CALL_SCAN, false)
 SHMPI_TYPED_CALL(INT, sum_exscan, REDUCE_ARITH, PLAIN, COLL, SHMPI_CALL_SCAN, true)
 

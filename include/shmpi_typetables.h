@@ -10,11 +10,8 @@
  * Each table is a list of rows R(X, TYPENAME, TYPE, MPI_DATATYPE), one per
  * row of the corresponding table of the OpenSHMEM specification, written
  * SHMPI_..._TYPE_ROWS(R, X).  MPI_DATATYPE is the MPI datatype of TYPE.
- * Two ways to read a table:
- *   SHMPI_..._TYPES(X)                     calls X(TYPENAME, TYPE) per row
- *                                          (R = SHMPI_ROW);
- *   SHMPI_..._TYPE_ROWS(SHMPI_ROW_MPI, X)  calls X(TYPENAME, TYPE, MPI_DATATYPE),
- *                                          for the library's own sources.
+ * SHMPI_..._TYPES(X) calls X(TYPENAME, TYPE) per row (R = SHMPI_ROW); the
+ * family entries of shmpi_routines.h read all four fields (shmpi_families.h).
  * The MPI column is only ever expanded inside the library, which includes
  * mpi.h (and limits.h, stddef.h): shmem.h passes it over unexpanded and
  * does not need mpi.h.  The reduction tables are also read one operator
@@ -35,9 +32,8 @@ typedef double _Complex shmpi_complexd_t;
 typedef float _Complex shmpi_complexf_t;
 #endif
 
-/* The two readings of a row. */
+/* The plain reading of a row. */
 #define SHMPI_ROW(X, N, T, M) X(N, T)
-#define SHMPI_ROW_MPI(X, N, T, M) X(N, T, M)
 
 /* MPI datatypes of the C types MPI has no name for. */
 #define SHMPI_MPI_CHAR (CHAR_MIN < 0 ? MPI_SIGNED_CHAR : MPI_UNSIGNED_CHAR)
