@@ -94,10 +94,7 @@ void shmpi_amo_undeclared(const char *routine, enum shmpi_amo_op op)
 
 void shmpi_amo_init(void)
 {
-    /* The mechanism of a word must be the same on every PE. */
-    if (!shmpi_same_on_all_pes(shmpi_g.env.amo_ops))
-        shmpi_abort("shmem_init", "SHMPI_AMO_OPS=\"%s\" here differs on another PE",
-                    shmpi_g.env.amo_ops_text);
+    /* (The value is the same on every PE: shape.c checks the cards.) */
     struct direct_op direct = direct_op_of(shmpi_g.env.amo_ops);
     shmpi_amo_direct_mpi_op = direct.op;
     shmpi_amo_direct_ops = direct.op == MPI_OP_NULL ? 0 : shmpi_g.env.amo_ops & ~OP_BIT(FETCH);

@@ -43,32 +43,25 @@ static uint64_t leaders_spin_ns;
 
 void shmpi_barrier_init(void)
 {
-    MPI_Comm node = shmpi_node_comm();
-    if (node == MPI_COMM_NULL)
+    if (!shmpi_job_shares_memory())
         return;
-    MPI_Comm_rank(node, &node_rank);
-    MPI_Comm_size(node, &node_size);
-    int leader_world = node_rank == 0 ? shmpi_g.my_pe : -1;
-    MPI_Bcast(&leader_world, 1, MPI_INT, 0, node);
-    char *leader_heap = shmpi_peer_mapped(SHMPI_SEG_HEAP, leader_world);
+    const struct shmpi_shape *sh = &shmpi_shape;
+    node_rank = sh->node_rank;
+    node_size = sh->node_size;
+    /* The block is in the leader's new heap object, zero until used. */
+    char *leader_heap = shmpi_peer_mapped(SHMPI_SEG_HEAP, sh->node_pe[0]);
     node_barrier =
         &((struct shmpi_reserved *)(leader_heap + shmpi_g.heap_reserved_off))->node_barrier;
-    if (node_rank == 0) {
-        atomic_init(&node_barrier->arrived, 0);
-        atomic_init(&node_barrier->generation, 0);
-    }
-    MPI_Comm split;
-    MPI_Comm_split(shmpi_g.comm, node_rank == 0 ? 0 : MPI_UNDEFINED, shmpi_g.my_pe, &split);
-    if (split != MPI_COMM_NULL) {
-        int n_leaders;
-        MPI_Comm_size(split, &n_leaders);
-        if (n_leaders > 1) {
-            leaders = split;
-            leaders_spin_ns = shmpi_comm_crowded(leaders) ? 0 : LEADERS_SPIN_NS;
-        } else
-            MPI_Comm_free(&split);
-    }
-    MPI_Barrier(shmpi_g.comm); /* the leader initialized its block before use */
+    if (node_rank != 0 || sh->n_leaders < 2)
+        return;
+    /* Only the leaders make their communicator. */
+    MPI_Group world_group, group;
+    MPI_Comm_group(shmpi_g.comm, &world_group);
+    MPI_Group_incl(world_group, sh->n_leaders, sh->leader_pe, &group);
+    MPI_Comm_create_group(shmpi_g.comm, group, 0, &leaders);
+    MPI_Group_free(&group);
+    MPI_Group_free(&world_group);
+    leaders_spin_ns = shmpi_shape_crowded_among(sh->leader_pe, sh->n_leaders) ? 0 : LEADERS_SPIN_NS;
 }
 
 void shmpi_barrier_fini(void)

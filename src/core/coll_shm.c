@@ -116,10 +116,17 @@ void shmpi_team_shm_init(const char *routine, struct shmpi_team *t, int lowest_s
     t->shm = (struct shmpi_team_shm){.slot = -1};
     int slot;
     uint64_t lost_last[2];
+    /* SHMEM_TEAM_WORLD and SHARED are made at start-up, where every member's slots
+     * are free, its heap is new (counters at zero) and the mapped segments
+     * come from the same start-up cards: every member finds the same values
+     * alone, and the two reductions (most of start-up's time with more PEs
+     * than CPUs) are not needed. */
+    const bool agree = t != &shmpi_g.team_world && t != &shmpi_g.team_shared;
     for (;;) {
         /* The lowest slot free on every member, if every heap is mapped. */
         uint64_t agreed[2] = {slots_snapshot() | below, unmapped_segments(t)};
-        all_reduce(agreed, 2, MPI_BOR, t->comm);
+        if (agree)
+            all_reduce(agreed, 2, MPI_BOR, t->comm);
         t->shm.mapped_segs = (unsigned)~agreed[1] & ((1u << SHMPI_NSEGS) - 1);
         slot = agreed[0] == UINT64_MAX || (agreed[1] >> SHMPI_SEG_HEAP & 1)
                    ? -1
@@ -133,7 +140,8 @@ void shmpi_team_shm_init(const char *routine, struct shmpi_team *t, int lowest_s
         bool claimed = slot_claim(slot);
         lost_last[0] = !claimed;
         lost_last[1] = atomic_load(&slot_of(shmpi_g.my_pe, slot)->seq);
-        all_reduce(lost_last, 2, MPI_MAX, t->comm);
+        if (agree)
+            all_reduce(lost_last, 2, MPI_MAX, t->comm);
         if (!lost_last[0])
             break;
         if (claimed) /* another thread's team took it on some member: again */

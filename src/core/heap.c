@@ -24,11 +24,12 @@ void shmpi_heap_setup(void)
     for (int slot = 0; slot < SHMPI_TEAM_SLOTS; slot++)
         atomic_init(&reserved->team[slot].seq, 0);
     /* shmem_align can honour, symmetrically, any alignment that every PE's
-     * heap base has: the lowest set bit of the OR of all bases (window.c
-     * aligns each base to the largest power of two not above the heap
+     * heap base has: the lowest set bit of the OR of all bases (from the start-up
+     * cards; window.c aligns each base to the largest power of two not above the heap
      * size). */
-    unsigned long bits = (unsigned long)(uintptr_t)seg->base, all_bits;
-    MPI_Allreduce(&bits, &all_bits, 1, MPI_UNSIGNED_LONG, MPI_BOR, shmpi_g.comm);
+    uint64_t all_bits = 0;
+    for (int pe = 0; pe < shmpi_g.n_pes; pe++)
+        all_bits |= shmpi_shape.cards[pe].seg_base[SHMPI_SEG_HEAP];
     size_t align = all_bits ? (size_t)(all_bits & -all_bits) : (size_t)1 << 62;
     while (align > seg->size)
         align /= 2; /* no larger block fits anyway */

@@ -4,9 +4,10 @@
  *
  * The window is one dynamic window: both segments of every PE are attached
  * to it, displacements are absolute addresses, and one passive-target
- * epoch (MPI_Win_lock_all) lasts from start-up to finalize.  A job of one PE
- * has no window: it reaches only its own memory (and Open MPI 4.1 has no
- * one-sided component for a 1-process dynamic window).
+ * epoch (MPI_Win_lock_all) lasts from start-up to finalize.  A job whose
+ * every PE maps every PE's segments has no window: it reaches all memory
+ * with the CPU (so does a job of one PE; Open MPI 4.1 has no one-sided
+ * component for a 1-process dynamic window).
  *
  * shmpi needs MPI-3 RMA and no more, but libraries differ in what their
  * one-sided components do (docs/mpi-implementations.md):
@@ -114,21 +115,23 @@ void shmpi_rma_init(void)
 {
     int n = shmpi_g.n_pes;
     shmpi_rma_win = MPI_WIN_NULL;
-    if (n > 1) {
+    /* Where every PE maps every segment of every PE, nothing goes through
+     * MPI: no window (creating one is a collective that took longer than
+     * the rest of start-up with more PEs than CPUs). */
+    if (n > 1 && !shmpi_job_all_mapped()) {
         create_window();
         for (int s = 0; s < SHMPI_NSEGS; s++)
             MPI_Win_attach(shmpi_rma_win, shmpi_g.seg[s].base, (MPI_Aint)shmpi_g.seg[s].size);
     }
-    /* Every PE learns where every other PE's segments are. */
+    /* Where every PE's segments are: from the start-up cards. */
     for (int s = 0; s < SHMPI_NSEGS; s++) {
         shmpi_rma_base[s] = calloc((size_t)n, sizeof(MPI_Aint));
         if (!shmpi_rma_base[s])
             shmpi_abort("shmem_init", "out of memory for %d PEs' segment tables", n);
-        MPI_Aint mine;
-        MPI_Get_address(shmpi_g.seg[s].base, &mine);
-        MPI_Allgather(&mine, 1, MPI_AINT, shmpi_rma_base[s], 1, MPI_AINT, shmpi_g.comm);
+        for (int pe = 0; pe < n; pe++)
+            shmpi_rma_base[s][pe] = (MPI_Aint)shmpi_shape.cards[pe].seg_base[s];
     }
-    if (n > 1)
+    if (shmpi_rma_win != MPI_WIN_NULL)
         MPI_Win_lock_all(MPI_MODE_NOCHECK, shmpi_rma_win);
     library_init();
 }
@@ -167,7 +170,7 @@ const char *shmpi_rma_window_text(void)
 {
     static char text[MPI_MAX_OBJECT_NAME + 96];
     if (shmpi_rma_win == MPI_WIN_NULL)
-        return "none (one PE: every access is local)";
+        return "none (every PE maps all memory: every access is a CPU access)";
     char name[MPI_MAX_OBJECT_NAME];
     int len;
     MPI_Win_get_name(shmpi_rma_win, name, &len);

@@ -16,8 +16,8 @@
 
 #include "shmpi.h"
 
-/* The window (MPI_WIN_NULL for a job of one PE, which reaches only its own
- * memory), and for each segment every PE's base address in it. */
+/* The window (MPI_WIN_NULL where every PE maps all memory: one PE, or one
+ * node sharing everything), and for each segment every PE's base address. */
 extern MPI_Win shmpi_rma_win;
 extern MPI_Aint *shmpi_rma_base[SHMPI_NSEGS];
 
@@ -27,7 +27,7 @@ extern MPI_Aint *shmpi_rma_base[SHMPI_NSEGS];
  * chooses the MPI library's special cases (src/core/mpi_rma.c). */
 void shmpi_rma_init(void);
 void shmpi_rma_fini(void);
-/* Whether any MPI RMA can happen (more than one PE). */
+/* Whether any MPI RMA can happen (there is a window). */
 static inline bool shmpi_rma_active(void)
 {
     return shmpi_rma_win != MPI_WIN_NULL;

@@ -41,8 +41,36 @@ static int shmem_level_of(int mpi_level)
     return SHMEM_THREAD_MULTIPLE;
 }
 
-static void print_banner(void)
+static double seconds_now(void)
 {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+struct init_step {
+    const char *name;
+    void (*run)(void);
+};
+
+/* SHMEM_INFO: each start-up step's time, the slowest PE's (a reduction,
+ * only then), so that a slow start names its step. */
+static void print_init_times(const struct init_step *steps, int n, const double *seconds)
+{
+    double slowest[n + 1];
+    MPI_Reduce(seconds, slowest, n + 1, MPI_DOUBLE, MPI_MAX, 0, shmpi_g.comm);
+    if (shmpi_g.my_pe != 0)
+        return;
+    printf("start-up, slowest PE's ms per step: MPI_Init %.2f", slowest[0] * 1e3);
+    for (int i = 0; i < n; i++)
+        printf(", %s %.2f", steps[i].name, slowest[i + 1] * 1e3);
+    printf("\n");
+}
+
+static void print_banner(const struct init_step *steps, int n, const double *seconds)
+{
+    if (shmpi_g.env.info)
+        print_init_times(steps, n, seconds);
     if (shmpi_g.my_pe != 0)
         return;
     if (shmpi_g.env.version) {
@@ -57,71 +85,6 @@ static void print_banner(void)
     fflush(stdout);
 }
 
-/* The CPUs this process may run on (all of them unless the launcher bound
- * it).  glibc's cpu_set_t is an array of unsigned long bits, which
- * kernel_cpus_among ORs across PEs. */
-_Static_assert(sizeof(cpu_set_t) % sizeof(unsigned long) == 0, "cpu_set_t is unsigned longs");
-static void usable_cpus(cpu_set_t *set)
-{
-    if (sched_getaffinity(0, sizeof *set, set) == 0 && CPU_COUNT(set) > 0)
-        return;
-    CPU_ZERO(set);
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    for (long c = 0; c < (n > 0 ? n : 1) && c < CPU_SETSIZE; c++)
-        CPU_SET((int)c, set);
-}
-
-/* Which kernel this process runs on: PEs with the same one share its CPUs.
- * Nodes emulated with namespaces on one machine are separate MPI nodes
- * (MPI_COMM_TYPE_SHARED) but compete for the same cores. */
-static uint64_t kernel_id(void)
-{
-    char id[64] = "";
-    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
-    if (f) {
-        if (!fgets(id, sizeof id, f))
-            id[0] = '\0';
-        fclose(f);
-    }
-    if (!id[0])
-        gethostname(id, sizeof id - 1);
-    uint64_t hash = 1469598103934665603ULL; /* FNV-1a */
-    for (const char *c = id; *c; c++)
-        hash = (hash ^ (unsigned char)*c) * 1099511628211ULL;
-    return hash;
-}
-
-/* How many CPUs the members of comm on this process's kernel may use
- * together (the union of their affinity masks, so that PEs bound one per
- * core are not taken for 1-CPU machines), and in *kernel_pes how many
- * members that kernel runs; ids[] gets every member's kernel. */
-static int kernel_cpus_among(MPI_Comm comm, uint64_t *ids, int *kernel_pes)
-{
-    int rank;
-    MPI_Comm_rank(comm, &rank);
-    uint64_t mine = kernel_id();
-    MPI_Allgather(&mine, 1, MPI_UINT64_T, ids, 1, MPI_UINT64_T, comm);
-    int first = 0; /* the lowest rank on this kernel names it */
-    while (ids[first] != mine)
-        first++;
-    MPI_Comm kernel;
-    MPI_Comm_split(comm, first, rank, &kernel);
-    MPI_Comm_size(kernel, kernel_pes);
-    cpu_set_t set;
-    usable_cpus(&set);
-    MPI_Allreduce(MPI_IN_PLACE, &set, (int)(sizeof set / sizeof(unsigned long)),
-                  MPI_UNSIGNED_LONG, MPI_BOR, kernel);
-    MPI_Comm_free(&kernel);
-    return CPU_COUNT(&set);
-}
-
-void shmpi_kernel_table(uint64_t *ids, int *cpus)
-{
-    int kernel_pes;
-    int n = kernel_cpus_among(shmpi_g.comm, ids, &kernel_pes);
-    MPI_Allgather(&n, 1, MPI_INT, cpus, 1, MPI_INT, shmpi_g.comm);
-}
-
 bool shmpi_same_on_all_pes(unsigned long value)
 {
     /* One MPI_MAX over (value, ~value): both maxima are ours only if no PE
@@ -129,23 +92,6 @@ bool shmpi_same_on_all_pes(unsigned long value)
     unsigned long mine[2] = {value, ~value}, max[2];
     MPI_Allreduce(mine, max, 2, MPI_UNSIGNED_LONG, MPI_MAX, shmpi_g.comm);
     return max[0] == value && max[1] == ~value;
-}
-
-/* A kernel is crowded when its PEs of comm outnumber the CPUs they may use
- * together. */
-int shmpi_kernel_crowded(MPI_Comm comm)
-{
-    int n, kernel_pes;
-    MPI_Comm_size(comm, &n);
-    uint64_t *ids = malloc((size_t)n * sizeof(uint64_t));
-    if (!ids)
-        shmpi_abort("shmem_init", "out of memory for %d PEs", n);
-    int cpus = kernel_cpus_among(comm, ids, &kernel_pes);
-    free(ids);
-    int crowded = kernel_pes > cpus;
-    /* Machines may differ: every member takes the same decision. */
-    MPI_Allreduce(MPI_IN_PLACE, &crowded, 1, MPI_INT, MPI_LOR, comm);
-    return crowded;
 }
 
 static void arm_grace_at_mpi_finalize(void);
@@ -167,6 +113,7 @@ int shmpi_init(const char *routine, int requested)
                     requested, SHMEM_THREAD_SINGLE, SHMEM_THREAD_MULTIPLE);
 
     int mpi_up = 0, mpi_down = 0, mpi_provided;
+    double mpi_init_s = 0; /* 0: the program initialized MPI */
     MPI_Initialized(&mpi_up);
     MPI_Finalized(&mpi_down);
     if (mpi_down)
@@ -182,7 +129,9 @@ int shmpi_init(const char *routine, int requested)
         /* The progress thread calls MPI concurrently with the program. */
         const char *progress = getenv("SHMPI_PROGRESS_THREAD");
         int level = progress && strcmp(progress, "0") != 0 ? SHMEM_THREAD_MULTIPLE : requested;
+        double t = seconds_now();
         MPI_Init_thread(NULL, NULL, mpi_level_of(level), &mpi_provided);
+        mpi_init_s = seconds_now() - t;
         shmpi_g.mpi_started_here = true;
     } else {
         MPI_Query_thread(&mpi_provided);
@@ -190,7 +139,12 @@ int shmpi_init(const char *routine, int requested)
     int provided = shmem_level_of(mpi_provided);
     shmpi_g.thread_level = provided < requested ? provided : requested;
 
-    MPI_Comm_dup(MPI_COMM_WORLD, &shmpi_g.comm);
+    /* Nonblocking, waited for while yielding: MPI_Comm_dup spins, which with
+     * more PEs than CPUs took tens of milliseconds. */
+    MPI_Request req;
+    MPI_Comm_idup(MPI_COMM_WORLD, &shmpi_g.comm, &req);
+    for (int done = 0; MPI_Test(&req, &done, MPI_STATUS_IGNORE), !done;)
+        sched_yield();
     /* Errors inside MPI calls of shmpi end the job with MPI's message. */
     MPI_Comm_set_errhandler(shmpi_g.comm, MPI_ERRORS_ARE_FATAL);
     MPI_Comm_rank(shmpi_g.comm, &shmpi_g.my_pe);
@@ -198,23 +152,38 @@ int shmpi_init(const char *routine, int requested)
     shmpi_g.page_size = sysconf(_SC_PAGESIZE);
 
     /* The start-up steps, in the order their inputs exist (most are
-     * collective over all PEs). */
-    shmpi_env_read();              /* first: every later step reads a setting */
-    shmpi_shape_init();            /* nodes and crowding, before the segments are placed */
-    shmpi_segments_init();         /* before all that lives in the heap or uses the window */
-    shmpi_heap_setup();            /* before any allocation: reserved block, same offset */
-    shmpi_barrier_init();          /* its node barrier is in the leader's reserved block */
-    shmpi_shape_mapped_init();     /* once every segment is mapped: who maps what */
-    shmpi_amo_init();              /* after the mapping: CPU atomics where all is mapped */
-    arm_grace_at_mpi_finalize();   /* after the node shape: only jobs across nodes need it */
-    shmpi_flush_init();            /* after the node shape: waits yield when crowded */
-    shmpi_progress_init();         /* polling follows crowding and mapping */
-    shmpi_teams_init();            /* its collectives wait as set above; slots are reserved */
-    shmpi_ctx_init();              /* after the world team, the default context's team */
-    print_banner();                /* once every setting SHMEM_INFO prints is decided */
+     * collective over all PEs); each one's time is kept for SHMEM_INFO. */
+    const struct init_step steps[] = {
+        {"env", shmpi_env_read},               /* first: every later step reads a setting */
+        {"shape", shmpi_shape_init},           /* this PE's machine, before its segments */
+        {"segments", shmpi_segments_create},   /* this PE's heap and static data */
+        {"exchange", shmpi_shape_exchange},    /* every PE's card: nodes, crowding, room */
+        {"mapping", shmpi_segments_map},       /* the node peers' segments */
+        {"mapped", shmpi_shape_mapped_init},   /* once every segment is mapped: who maps what */
+        {"window", shmpi_rma_init},            /* only where some memory is not mapped */
+        {"heap", shmpi_heap_setup},            /* before any allocation: reserved block */
+        {"barrier", shmpi_barrier_init},       /* its node barrier is in the leader's block */
+        {"amo", shmpi_amo_init},               /* after the mapping: CPU atomics where all is mapped */
+        {"grace", arm_grace_at_mpi_finalize},  /* after the node shape: only across nodes */
+        {"flush", shmpi_flush_init},           /* after the node shape: waits yield when crowded */
+        {"progress", shmpi_progress_init},     /* polling follows crowding and mapping */
+        {"teams", shmpi_teams_init},           /* collectives wait as set above; slots reserved */
+        {"ctx", shmpi_ctx_init},               /* after the world team: the default context */
+    };
+    enum { N_STEPS = sizeof steps / sizeof *steps };
+    double seconds[N_STEPS + 1];
+    seconds[0] = mpi_init_s;
+    for (int i = 0; i < N_STEPS; i++) {
+        double t = seconds_now();
+        steps[i].run();
+        seconds[i + 1] = seconds_now() - t;
+    }
+    print_banner(steps, N_STEPS, seconds); /* once every setting SHMEM_INFO prints is decided */
+    shmpi_shape_cards_free();
     shmpi_progress_thread_start(); /* last: it calls MPI on everything made above */
     atomic_store(&shmpi_g.init_state, SHMPI_STATE_READY);
-    shmpi_barrier_comm(shmpi_g.comm); /* no PE returns before every PE can be a target */
+    shmpi_sync_world();            /* no PE returns before every PE can be a target */
+    shmpi_segments_unlink();       /* every PE has mapped its peers' objects by now */
     return shmpi_g.thread_level;
 }
 

@@ -8,7 +8,8 @@
  * peer segments this PE maps.  Every operation that has a shared-memory and
  * an MPI way (RMA, AMOs, collectives, barriers, waiting, flushing) asks one
  * of the predicates below and tests nothing of the job itself, so a new kind
- * of memory or transport changes this module, not the operations.  Every
+ * of memory or transport changes this module, not the operations.  All of
+ * it comes from one exchange of a card per PE at start-up.  Every
  * predicate but shmpi_peer_mapped and shmpi_shm_reaches gives the same
  * answer on every PE, which collectives rely on to pick matching forms.
  */
@@ -16,6 +17,25 @@
 #define SHMPI_SHAPE_H
 
 #include "shmpi.h"
+
+/* What each PE tells the others at start-up, in the one exchange
+ * (shmpi_shape_exchange): its machine, the settings that must agree, and
+ * where its segments are. */
+struct shmpi_pe_card {
+    uint64_t kernel;          /* the kernel it runs on (PEs on one share its CPUs) */
+    uint64_t node;            /* its node: the kernel, host name and /dev/shm */
+    uint32_t cpu_first, cpu_last; /* the range of CPUs it may run on */
+    uint64_t shm_free;        /* bytes free in /dev/shm */
+    uint64_t data_size;       /* static data segment: the same executable everywhere */
+    uint64_t amo_ops;         /* SHMPI_AMO_OPS, which must agree */
+    uint64_t seg_base[SHMPI_NSEGS]; /* where its segments are (MPI_Get_address) */
+    uint64_t tag;             /* names its shared-memory objects (window.c) */
+    uint32_t flags;           /* SHMPI_CARD_* */
+};
+/* Its static data is in a shared-memory object its node peers may map. */
+#define SHMPI_CARD_DATA_SHARED 1u
+/* Its heap is in a shared-memory object its node peers may map. */
+#define SHMPI_CARD_HEAP_SHARED 2u
 
 struct shmpi_shape {
     int nodes;              /* physical nodes (one kernel each) */
@@ -26,24 +46,36 @@ struct shmpi_shape {
     bool all_mapped[SHMPI_NSEGS]; /* every PE maps every PE's segment s */
     char **peer_ptr[SHMPI_NSEGS]; /* [n_pes]: where this PE loads and stores
                                      PE pe's segment s directly, or NULL */
-    MPI_Comm node_comm;     /* the PEs of this (pseudo-)node */
+    int *node_pe;           /* [node_size]: the world PEs of this (pseudo-)node, in order */
+    int node_size, node_rank; /* their number, and this PE's index among them */
+    int *leader_pe;         /* [n_leaders]: the lowest PE of each (pseudo-)node, in order */
+    int n_leaders;
+    struct shmpi_pe_card mine;   /* this PE's card */
+    struct shmpi_pe_card *cards; /* [n_pes]: every PE's, during start-up only */
     uint64_t *kernel_of;    /* [n_pes]: the kernel each PE runs on */
     int *kernel_cpus;       /* [n_pes]: the CPUs of that kernel's PEs together */
 };
 extern struct shmpi_shape shmpi_shape;
 
-/* ---- start-up (collective, in this order; src/core/runtime.c) -------------------- */
-/* Nodes, crowding, the node communicator; before the segments. */
+/* ---- start-up (in this order; src/core/runtime.c) ---------------------------------- */
+/* Local: the tables, and this PE's card as far as the machine goes. */
 void shmpi_shape_init(void);
-/* The heaps do not fit in /dev/shm (window.c): PEs of a node stay apart. */
+/* Collective (after window.c filled in the segments): every card to every
+ * PE, then the nodes, crowding, /dev/shm room and the (pseudo-)node. */
+void shmpi_shape_exchange(void);
+/* Some PE's heap is not in shared memory (window.c): PEs of a node stay
+ * apart, on every PE. */
 void shmpi_shape_no_shared_memory(void);
 /* Records that this PE maps PE pe's segment s at `base` (window.c). */
 static inline void shmpi_shape_map(int s, int pe, char *base)
 {
     shmpi_shape.peer_ptr[s][pe] = base;
 }
-/* Once the segments are mapped: which segments every PE maps everywhere. */
+/* Once the segments are mapped: which segments every PE maps everywhere
+ * (from the cards: no communication). */
 void shmpi_shape_mapped_init(void);
+/* The cards are not needed after start-up. */
+void shmpi_shape_cards_free(void);
 void shmpi_shape_fini(void);
 
 /* ---- predicates -------------------------------------------------------------------- */
@@ -99,9 +131,9 @@ static inline bool shmpi_team_crowded(const struct shmpi_team *t)
  * start-up: no communication (teams are made often; a blocking collective
  * per team would cost what team_comm.c avoids). */
 bool shmpi_shape_team_crowded(const struct shmpi_team *t);
-/* Whether the members of `comm` on some machine outnumber its CPUs
- * (collective over comm; the same on every member). */
-bool shmpi_comm_crowded(MPI_Comm comm);
+/* Whether the world PEs pe[0..n) on some machine outnumber its CPUs (from
+ * the kernel table; the same on every PE). */
+bool shmpi_shape_crowded_among(const int *pe, int n);
 
 /* Whether the PEs are on more than one (physical) node. */
 static inline bool shmpi_job_spans_nodes(void)
@@ -114,9 +146,5 @@ static inline bool shmpi_job_shares_memory(void)
 {
     return shmpi_shape.shares_memory;
 }
-
-/* The PEs of this node or pseudo-node, which map each other's memory, or
- * MPI_COMM_NULL when the job shares no memory. */
-MPI_Comm shmpi_node_comm(void);
 
 #endif /* SHMPI_SHAPE_H */

@@ -159,13 +159,6 @@ void shmpi_flush_word(int pe, MPI_Aint disp, MPI_Datatype type);
 void shmpi_flush_all(void);                 /* MPI_Win_flush_all */
 /* Records a PE with MPI operations for shmpi_flush_all to wait for. */
 void shmpi_flush_mark(int pe);
-/* Whether the members of `comm` on some machine (one kernel: nodes emulated
- * on one machine count together) outnumber the CPUs their affinity masks
- * allow together; the same on every member (collective over comm). */
-int shmpi_kernel_crowded(MPI_Comm comm);
-/* For every PE: an id of the kernel it runs on, and how many CPUs the PEs
- * of that kernel may use together (collective over all PEs). */
-void shmpi_kernel_table(uint64_t *ids, int *cpus);
 /* Whether every PE passed the same value (collective over shmpi_g.comm). */
 bool shmpi_same_on_all_pes(unsigned long value);
 /* Decides shmpi_g.yield_waits (init, after the job's shape). */

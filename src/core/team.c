@@ -56,16 +56,26 @@ static void team_from_comm(struct shmpi_team *team, MPI_Comm comm, int *world_pe
 
 void shmpi_teams_init(void)
 {
+    /* Communicators made nonblocking where MPI can (MPI_Comm_dup spins),
+     * both at once. */
+    const struct shmpi_shape *sh = &shmpi_shape;
     MPI_Comm world, shared;
-    MPI_Comm_dup(shmpi_g.comm, &world);
-    team_from_comm(&shmpi_g.team_world, world, NULL);
+    MPI_Request req[2];
+    MPI_Comm_idup(shmpi_g.comm, &world, &req[0]);
     /* SHMEM_TEAM_SHARED: the PEs whose heaps this PE maps (shmem_ptr works
-     * for all of them); just this PE when the shared-memory path is off. */
-    MPI_Comm node = shmpi_node_comm();
-    if (node != MPI_COMM_NULL)
-        MPI_Comm_dup(node, &shared);
-    else
-        MPI_Comm_dup(MPI_COMM_SELF, &shared);
+     * for all of them), its (pseudo-)node; just this PE when the
+     * shared-memory path is off. */
+    if (!shmpi_job_shares_memory())
+        MPI_Comm_idup(MPI_COMM_SELF, &shared, &req[1]);
+    else if (sh->node_size == shmpi_g.n_pes)
+        MPI_Comm_idup(shmpi_g.comm, &shared, &req[1]);
+    else {
+        MPI_Comm_split(shmpi_g.comm, sh->node_pe[0], sh->node_rank, &shared);
+        req[1] = MPI_REQUEST_NULL;
+    }
+    shmpi_wait_request(&req[0]);
+    shmpi_wait_request(&req[1]);
+    team_from_comm(&shmpi_g.team_world, world, NULL);
     team_from_comm(&shmpi_g.team_shared, shared, shmpi_comm_world_pes(shared));
 }
 

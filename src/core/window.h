@@ -7,11 +7,17 @@
 
 #include <mpi.h>
 
-/* Start-up (collective, after the environment is read): maps the heap and
- * static data of every PE this one can reach, creates the window, and
- * exchanges the segments' addresses.  shmpi_segments_fini undoes it. */
-void shmpi_segments_init(void);
+/* Start-up, in this order (src/core/runtime.c).  Local: this PE's heap and
+ * static data, in shared-memory objects where the job shares memory, and
+ * their place on its card (before shmpi_shape_exchange). */
+void shmpi_segments_create(void);
+/* Local, once every card is known: maps the node peers' segments (or puts
+ * this PE's back in private memory where the job does not share). */
+void shmpi_segments_map(void);
+/* After every PE has mapped its peers' (the last barrier of start-up):
+ * removes the names of this PE's objects. */
+void shmpi_segments_unlink(void);
+/* Unmaps everything and frees the window (shmpi_rma_fini). */
 void shmpi_segments_fini(void);
-/* (shmpi_node_comm, the PEs that map each other's segments: shape.h) */
 
 #endif /* SHMPI_WINDOW_H */
