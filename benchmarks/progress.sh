@@ -5,7 +5,7 @@
 # usage: benchmarks/progress.sh [-b BUILDDIR] [-n NP] [-2] [-t MS]
 #   -b BUILDDIR  build directory where `make bench` ran (default: current dir)
 #   -n NP        PEs (default 2)
-#   -2           across two emulated nodes (tests/launch-2nodes.sh: NP 2 or 4);
+#   -2           across two emulated nodes (tests/launch-nodes.sh: NP 2 or 4);
 #                otherwise on this node with SHMPI_MPI_ONLY=1 (the MPI path)
 #   -t MS        the target's computation (default 200)
 # Settings: no progress thread; none but MPI_THREAD_MULTIPLE (-m: what the
@@ -35,7 +35,8 @@ run() {
     opts="-t $busy_ms"
     if [ "$1" = -m ]; then opts="$opts -m"; shift; fi
     if [ -n "$two_nodes" ]; then
-        env "$@" timeout -k 10 "$timeout" sh "$here/../tests/launch-2nodes.sh" "$np" "$prog" $opts
+        env "$@" timeout -k 10 "$timeout" sh "$here/../tests/launch-nodes.sh" \
+            -l 2=2x1,4=2x2 "$np" "$prog" $opts
     else
         env SHMPI_MPI_ONLY=1 "$@" timeout -k 10 "$timeout" mpiexec -n "$np" "$prog" $opts
     fi

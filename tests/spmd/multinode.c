@@ -1,11 +1,13 @@
 /*
- * What must hold when the PEs of a job sit on two nodes (`make check-2nodes` runs this
- * on two emulated nodes, where SHMPI_TEST_TWO_NODES=1; on one node the same checks run
- * and the other-node parts hold trivially).  PE numbers are MPI_COMM_WORLD ranks; the
- * node of a PE comes from MPI_COMM_TYPE_SHARED.
+ * What must hold when the PEs of a job sit on several nodes (`make check-2nodes` and
+ * `check-4nodes` run this on emulated nodes, tests/launch-nodes.sh, which sets
+ * SHMPI_TEST_NODES and SHMPI_TEST_PPN; on one node the same checks run and the
+ * other-node parts hold trivially).  PE numbers are MPI_COMM_WORLD ranks; the node of a
+ * PE comes from MPI_COMM_TYPE_SHARED.
  *
  * Without arguments:
- *   placement  with SHMPI_TEST_TWO_NODES=1: two nodes of n/2 PEs, PEs 0..n/2-1 on the first;
+ *   placement  with SHMPI_TEST_NODES=N and SHMPI_TEST_PPN=P: N nodes of P PEs in blocks,
+ *              PEs 0..P-1 on the first;
  *   shared     SHMEM_TEAM_SHARED is the set of PEs whose heap shmem_ptr maps, all on this
  *              node, and (default mode) exactly this node's PEs; shmem_ptr gives NULL for
  *              the heap and static data of every PE of another node;
@@ -66,14 +68,35 @@ static void learn_placement(void)
     MPI_Allgather(&group, 1, MPI_INT, group_of, 1, MPI_INT, MPI_COMM_WORLD);
 }
 
+/* The launcher's layout (SHMPI_TEST_NODES nodes of SHMPI_TEST_PPN PEs), or 0 without. */
+static int expected_nodes, expected_ppn;
+
+static void read_layout(void)
+{
+    const char *nodes = getenv("SHMPI_TEST_NODES"), *ppn = getenv("SHMPI_TEST_PPN");
+    if (!nodes || !*nodes)
+        return;
+    expected_nodes = atoi(nodes);
+    expected_ppn = ppn && *ppn ? atoi(ppn) : 0;
+    CHECK(expected_nodes >= 1 && expected_ppn >= 1,
+          "SHMPI_TEST_NODES=%s needs SHMPI_TEST_PPN (PEs per node) >= 1, got '%s'", nodes,
+          ppn ? ppn : "(unset)");
+}
+
 static void check_placement(void)
 {
-    if (!env_on("SHMPI_TEST_TWO_NODES"))
+    if (!expected_nodes)
         return;
-    CHECK(n % 2 == 0, "two nodes need an even number of PEs, got %d", n);
-    for (int pe = 0; pe < n; pe++)
-        CHECK(node_of[pe] == (pe < n / 2 ? 0 : n / 2), "PE %d is on the node of PE %d", pe,
-              node_of[pe]);
+    CHECK(n == expected_nodes * expected_ppn, "%d PEs, expected %d nodes of %d", n,
+          expected_nodes, expected_ppn);
+    int nodes_seen = 0;
+    for (int pe = 0; pe < n; pe++) {
+        int first = pe / expected_ppn * expected_ppn;
+        CHECK(node_of[pe] == first, "PE %d is on the node of PE %d, expected PE %d", pe,
+              node_of[pe], first);
+        nodes_seen += node_of[pe] == pe;
+    }
+    CHECK(nodes_seen == expected_nodes, "%d nodes, expected %d", nodes_seen, expected_nodes);
 }
 
 static void check_shared(long *heap_word)
@@ -288,12 +311,13 @@ int main(int argc, char **argv)
     n = shmem_n_pes();
     me = shmem_my_pe();
     CHECK(n <= MAX_PES, "at most %d PEs", MAX_PES);
+    read_layout();
     learn_placement();
     check_placement();
     if (busy_mode) {
         CHECK(n >= 2, "busy needs 2 PEs");
         busy();
-        test_passed("two_nodes busy");
+        test_passed("multinode busy");
         shmem_finalize();
         return 0;
     }
@@ -311,9 +335,9 @@ int main(int argc, char **argv)
     check_shared(heap_counter);
     check_reach(heap_slots, heap_counter);
     check_order(fence_block, quiet_block, fence_flag, quiet_flag, src);
-    if (me == 0 && env_on("SHMPI_TEST_TWO_NODES"))
-        printf("PEs 0-%d on one node, %d-%d on the other; near of PE 0: %d, far: %d\n",
-               n / 2 - 1, n / 2, n - 1, near_of(0), far_of(0));
+    if (me == 0 && expected_nodes)
+        printf("%d nodes of %d PEs; near of PE 0: %d, far: %d\n", expected_nodes,
+               expected_ppn, near_of(0), far_of(0));
     free(src);
     shmem_free(quiet_flag);
     shmem_free(fence_flag);
@@ -321,7 +345,7 @@ int main(int argc, char **argv)
     shmem_free(fence_block);
     shmem_free(heap_counter);
     shmem_free(heap_slots);
-    test_passed("two_nodes");
+    test_passed("multinode");
     shmem_finalize();
     return 0;
 }
