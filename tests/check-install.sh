@@ -1,9 +1,9 @@
 #!/bin/sh
 # What a site gets from `make install`, checked at PREFIX: the wrappers'
 # -show/-showme/-showme:compile/-showme:link/--help, shmpi_info --version and
-# --parsable, man pages through `man -M PREFIX/share/man`, and the two sample
-# projects of tests/install built against the install and run on 2 and 4 PEs:
-# make with pkg-config, and CMake with find_package(shmpi CONFIG).
+# --parsable, man pages through `man -M PREFIX/share/man`, and the program of
+# tests/install built against the install by its two projects and run on 2
+# and 4 PEs: make with pkg-config, and CMake with find_package(shmpi CONFIG).
 #   sh tests/check-install.sh PREFIX
 # Needs man, pkg-config and cmake (Debian: man-db pkg-config cmake); ends with
 # "N passed, N failed" and exit status 0 only when everything passed.
@@ -70,7 +70,7 @@ fi
 
 # pkg-config: a make project (its Makefile takes the compiler and flags from shmpi.pc).
 if command -v pkg-config >/dev/null; then
-    cp -r "$src/tests/install/pkgconfig" "$work/pc"
+    cp -r "$src/tests/install" "$work/pc"
     expect "pkg-config sample builds" "neighbours" env PKG_CONFIG_PATH="$prefix/lib/pkgconfig" make -C "$work/pc"
     expect "pkg-config sample runs on 2 PEs" "PE 1 of 2 received 0: ok" timeout 60 "$bin/oshrun" -n 2 "$work/pc/neighbours"
 else
@@ -80,7 +80,7 @@ fi
 # CMake: find_package(shmpi CONFIG) and the target shmpi::shmpi.
 if command -v cmake >/dev/null; then
     expect "CMake sample configures" "Build files have been written" \
-        cmake -S "$src/tests/install/cmake" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix"
+        cmake -S "$src/tests/install" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix"
     expect "CMake sample builds" "Built target neighbours" cmake --build "$work/cmake"
     expect "CMake sample runs on 4 PEs" "PE 3 of 4 received 2: ok" timeout 60 "$bin/oshrun" -n 4 "$work/cmake/neighbours"
 else
