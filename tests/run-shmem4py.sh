@@ -10,12 +10,12 @@
 # TARBALL  shmem4py sources (default ../shared/thirdparty/shmem4py.tar.gz,
 #          unpacking to shmem4py/); users get the same with pip install shmem4py
 #
-# Needs /usr/bin/python3 with Debian's python3-numpy python3-cffi python3-dev
-# python3-setuptools (nothing is downloaded).  shmem4py knows OpenSHMEM
-# libraries by their vendor macros and falls back to stubs that clash with a
+# Needs /usr/bin/python3 with Debian's python3-venv python3-numpy python3-cffi
+# python3-dev python3-setuptools python3-wheel (nothing is downloaded).
+# shmem4py knows OpenSHMEM libraries by their vendor macros and falls back to stubs that clash with a
 # complete shmem.h for one it does not know; shmpi is complete, so it is
-# built as for Sandia OpenSHMEM, whose settings say "every routine is there":
-#   OSHCC=PREFIX/bin/oshcc CFLAGS=-DPySHMEM_VENDOR_Sandia=1 python3 setup.py build_ext
+# built as for Sandia OpenSHMEM, whose settings say "every routine is there"
+# (CFLAGS=-DPySHMEM_VENDOR_Sandia=1 in README's recipe, which installs it).
 # Exit status 0 when everything ran with no failure and no skip.
 # SHMEM4PY_TIMEOUT (default 600) limits each suite run, 120 each demo.
 set -u
@@ -34,12 +34,23 @@ trap 'rm -rf "$work"' EXIT
 tar -xzf "$tarball" -C "$work"
 src=$work/shmem4py
 cd "$src" || exit 2
-echo "run-shmem4py: building shmem4py against $prefix"
-if ! OSHCC=$prefix/bin/oshcc CFLAGS=-DPySHMEM_VENDOR_Sandia=1 \
-    "$python" setup.py -q build_ext --inplace > "$work/build.log" 2>&1; then
-    tail -30 "$work/build.log"; echo "run-shmem4py: build failed"; exit 1
+# Install: README's recipe (the sh block of its Python section), line for
+# line, with HOME a folder whose shmpi is PREFIX and pip finding the snapshot
+# under its sdist name instead of PyPI; the tests then run its venv's python.
+echo "run-shmem4py: installing shmem4py into a venv against $prefix (README's recipe)"
+awk '/^### Python/ { sect = 1; next } /^#/ { sect = 0 } sect && /^```sh$/ { body = 1; next }
+    body && /^```$/ { exit } body { print }' "$top/README.md" > "$work/recipe.sh"
+s4p_version=$(sed -n "s/^__version__ = '\(.*\)'$/\1/p" "$src/src/shmem4py/__init__.py")
+mkdir "$work/home" "$work/dist"
+ln -s "$prefix" "$work/home/shmpi"
+(cd "$top" && cp "$tarball" "$work/dist/shmem4py-$s4p_version.tar.gz") || exit 2
+# (python3 is that of $python, Debian's, whose numpy and cffi the venv sees)
+if [ ! -s "$work/recipe.sh" ] || ! (cd "$work/home" && HOME=$work/home PIP_NO_INDEX=1 \
+    PIP_FIND_LINKS=$work/dist PATH=$(dirname "$python"):$PATH sh -ex "$work/recipe.sh") \
+    > "$work/build.log" 2>&1; then
+    tail -30 "$work/build.log"; echo "run-shmem4py: README's recipe failed"; exit 1
 fi
-export PYTHONPATH=$src/src
+python=$work/home/shmpi-venv/bin/python
 failed=0
 for np in 1 2 4; do
     # Each PE writes its own log: PEs printing to one stream interleave their

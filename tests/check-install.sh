@@ -1,0 +1,90 @@
+#!/bin/sh
+# What a site gets from `make install`, checked at PREFIX: the wrappers'
+# -show/-showme/-showme:compile/-showme:link/--help, shmpi_info --version and
+# --parsable, man pages through `man -M PREFIX/share/man`, and the program of
+# tests/install built against the install by its two projects and run on 2
+# and 4 PEs: make with pkg-config, and CMake with find_package(shmpi CONFIG).
+#   sh tests/check-install.sh PREFIX
+# Needs man, pkg-config and cmake (Debian: man-db pkg-config cmake); ends with
+# "N passed, N failed" and exit status 0 only when everything passed.
+set -u
+src=$(cd "$(dirname "$0")/.." && pwd)
+prefix=$(cd "${1:?usage: check-install.sh PREFIX}" && pwd -P) || exit 2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+version=$(sed -n '/^shmpi /{s/^shmpi //;s/ .*//;p;q;}' "$src/NEWS")
+bin=$prefix/bin
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok   $*"; }
+fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+# expect WHAT PATTERN COMMAND...: COMMAND succeeds and its output matches PATTERN (grep -E).
+expect() {
+    what=$1 pattern=$2; shift 2
+    if "$@" > "$work/out" 2>&1 && grep -qE -- "$pattern" "$work/out"; then ok "$what"
+    else fail "$what: '$*' printed:"; head -20 "$work/out"; fi
+}
+# refuse WHAT PATTERN COMMAND...: COMMAND succeeds and its output does not match.
+refuse() {
+    what=$1 pattern=$2; shift 2
+    if "$@" > "$work/out" 2>&1 && ! grep -qE -- "$pattern" "$work/out"; then ok "$what"
+    else fail "$what: '$*' printed:"; head -20 "$work/out"; fi
+}
+
+# The wrappers.
+expect "oshcc -show" "^/[^ ]*mpicc[^ ]* -I[^ ]*/include prog.c -o prog .*-lshmpi$" "$bin/oshcc" -show prog.c -o prog
+expect "oshcc -showme" "^/[^ ]*mpicc[^ ]* .*-lshmpi$" "$bin/oshcc" prog.c -showme
+refuse "oshcc -show -c (no library)" "-lshmpi" "$bin/oshcc" -show -c prog.c
+expect "oshcc -showme:compile" "^-I[^ ]*/include( |$)" "$bin/oshcc" -showme:compile
+expect "oshcc -showme:link" "^-L[^ ]*/lib -Wl,-rpath,[^ ]* -lshmpi( |$)" "$bin/oshcc" -showme:link
+expect "oshc++ -show" "^/[^ ]*(mpicxx|mpic\+\+|mpiCC)[^ ]* .*-lshmpi$" "$bin/oshc++" -show prog.cc
+expect "oshcc --help" "shmpi $version" "$bin/oshcc" --help
+expect "oshrun --help" "shmpi $version" "$bin/oshrun" --help
+expect "oshcc --version" "^oshcc \(shmpi\) $version$" "$bin/oshcc" --version
+
+# The info tool: its version, keys, paths and the whole environment table.
+expect "shmpi_info --version" "^shmpi_info \(shmpi\) $version$" "$bin/shmpi_info" --version
+"$bin/shmpi_info" --parsable > "$work/info" 2>&1 || fail "shmpi_info --parsable failed"
+for key in "version:$version" "openshmem:version:1\.6" "mpi:family:." "mpi:version:." \
+        "mpi:cc:/" "mpi:exec:/" "configure:line:" "path:prefix:/" "path:mandir:/"; do
+    grep -qE "^$key" "$work/info" || fail "shmpi_info --parsable has no line $key"
+done
+info_prefix=$(sed -n 's/^path:prefix://p' "$work/info")
+[ "$(cd "$info_prefix" 2>/dev/null && pwd -P)" = "$prefix" ] || fail "shmpi_info: prefix $info_prefix is not $prefix"
+rows=$(awk -f "$src/tools/env_table.awk" "$src/src/core/env.c" | cut -f1,3 | tr '\t' :)
+missing=0
+for row in $rows; do grep -qx "env:${row%%:*}:default:${row#*:}" "$work/info" || missing=$((missing + 1)); done
+if [ $missing -eq 0 ] && [ -n "$rows" ]; then ok "shmpi_info --parsable: $(echo $rows | wc -w) variables with their defaults"
+else fail "shmpi_info --parsable lacks $missing variables of src/core/env.c"; fi
+expect "shmpi_info" "SHMEM_SYMMETRIC_SIZE" "$bin/shmpi_info"
+
+# Man pages.
+if command -v man >/dev/null; then
+    for name in shmem_long_put_nbi shmem_team_split_strided shmem_put shmpi oshcc oshc++ oshrun shmpi_info; do
+        expect "man $name" "^(SHMEM_|SHMPI|OSH)" env MANWIDTH=80 man -M "$prefix/share/man" "$name"
+    done
+    expect "man shmem_long_put_nbi shows its declaration" "void shmem_long_put_nbi\(long" \
+        env MANWIDTH=200 man -M "$prefix/share/man" shmem_long_put_nbi
+else
+    fail "man not found (Debian: apt-get install man-db)"
+fi
+
+# pkg-config: a make project (its Makefile takes the compiler and flags from shmpi.pc).
+if command -v pkg-config >/dev/null; then
+    cp -r "$src/tests/install" "$work/pc"
+    expect "pkg-config sample builds" "neighbours" env PKG_CONFIG_PATH="$prefix/lib/pkgconfig" make -C "$work/pc"
+    expect "pkg-config sample runs on 2 PEs" "PE 1 of 2 received 0: ok" timeout 60 "$bin/oshrun" -n 2 "$work/pc/neighbours"
+else
+    fail "pkg-config not found (Debian: apt-get install pkg-config)"
+fi
+
+# CMake: find_package(shmpi CONFIG) and the target shmpi::shmpi.
+if command -v cmake >/dev/null; then
+    expect "CMake sample configures" "Build files have been written" \
+        cmake -S "$src/tests/install" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix"
+    expect "CMake sample builds" "Built target neighbours" cmake --build "$work/cmake"
+    expect "CMake sample runs on 4 PEs" "PE 3 of 4 received 2: ok" timeout 60 "$bin/oshrun" -n 4 "$work/cmake/neighbours"
+else
+    fail "cmake not found (Debian: apt-get install cmake)"
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
