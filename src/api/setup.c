@@ -4,6 +4,7 @@
  */
 #define SHMPI_DEFINES_setup SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "../core/shmpi.h"
+#include "../core/device_heap.h"
 #include "../core/runtime.h"
 
 #include <string.h>
@@ -85,8 +86,8 @@ void *shmem_ptr(const void *dest, int pe)
     shmpi_check_ready(__func__);
     if (pe < 0 || pe >= shmpi_g.n_pes)
         return NULL;
-    if (shmpi_symm_segment(dest, 1) < 0)
-        return NULL; /* the spec: not symmetric is no error here */
+    if (shmpi_symm_segment(dest, 1) < 0) /* the peer's device address, or NULL: */
+        return shmpi_device_ptr(dest, pe);   /* not symmetric is no error here */
     return shmpi_symm_target(__func__, dest, 1, pe).mapped;
 }
 

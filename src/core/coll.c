@@ -23,6 +23,7 @@
  * served from a private copy of the source.
  */
 #include "coll.h"
+#include "device_heap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -102,9 +103,12 @@ static size_t mul(const char *routine, size_t a, size_t b)
 }
 
 /* Under SHMEM_DEBUG the buffers must be symmetric, as the spec requires
- * (MPI itself would take any local buffer). */
+ * (MPI itself would take any local buffer).  Always: not in the device heap
+ * (neither MPI nor the shared-memory algorithms may touch GPU memory). */
 static inline void debug_symm(const char *routine, const void *addr, size_t len)
 {
+    if (len > 0 && addr != MPI_IN_PLACE)
+        shmpi_device_check_host(routine, addr, "buffer");
     if (SHMPI_UNLIKELY(shmpi_g.env.debug) && len > 0 && addr != MPI_IN_PLACE &&
         shmpi_symm_segment(addr, len) < 0)
         shmpi_symm_fail(routine, addr, len, shmpi_g.my_pe);

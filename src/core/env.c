@@ -35,6 +35,8 @@ enum {
     VAR_FINALIZE_GRACE_MS,
     VAR_POLL_US,
     VAR_AMO_OPS,
+    VAR_DEVICE_HEAP_SIZE,
+    VAR_CUDA_LIBRARY,
 };
 
 static const struct env_var env_table[] = {
@@ -77,6 +79,11 @@ static const struct env_var env_table[] = {
      "compare_swap, add, and, or, xor; when they need one update (add, and, or, xor, or "
      "set/swap) MPI-path AMOs use MPI's own op for it, and a routine of another kind ends "
      "the job; any: every kind, atomic together through compare-and-swap"},
+    [VAR_DEVICE_HEAP_SIZE] = {"SHMPI_DEVICE_HEAP_SIZE", NULL, ENV_SIZE, "0",
+     "size of a symmetric heap in each PE's GPU memory for shmemx_device_malloc (k/m/g/t "
+     "suffixes; docs/device-heap.md); 0: none, and the CUDA driver is not loaded"},
+    [VAR_CUDA_LIBRARY] = {"SHMPI_CUDA_LIBRARY", NULL, ENV_FLAG, "libcuda.so.1",
+     "the CUDA driver library the device heap loads (a path, or a name for dlopen)"},
 };
 #define N_ENV_VARS (sizeof(env_table) / sizeof(env_table[0]))
 
@@ -158,6 +165,17 @@ void shmpi_env_read(void)
                     "SHMPI_AMO_OPS=\"%s\" is not valid (expected any, or a comma-separated "
                     "list of fetch, set, swap, compare_swap, add, and, or, xor)",
                     value);
+
+    value = env_lookup(&env_table[VAR_DEVICE_HEAP_SIZE]);
+    env->device_heap_size = 0;
+    if (value && strcmp(value, "0") != 0 && shmpi_parse_size(value, &env->device_heap_size))
+        shmpi_abort("shmem_init",
+                    "SHMPI_DEVICE_HEAP_SIZE=\"%s\" is not a valid size (expected 0 or a "
+                    "positive number with an optional k, m, g or t suffix, e.g. 1g)",
+                    value);
+
+    value = env_lookup(&env_table[VAR_CUDA_LIBRARY]);
+    env->cuda_library = value && *value ? value : "libcuda.so.1";
 
     value = env_lookup(&env_table[VAR_YIELD_WAITS]);
     if (!value || strcmp(value, "auto") == 0)

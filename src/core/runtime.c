@@ -7,6 +7,7 @@
 #include "amo.h"
 #include "barrier.h"
 #include "ctx.h"
+#include "device_heap.h"
 #include "heap.h"
 #include "runtime.h"
 #include "team.h"
@@ -211,6 +212,7 @@ int shmpi_init(const char *routine, int requested)
     shmpi_progress_init();         /* polling follows crowding and mapping */
     shmpi_teams_init();            /* its collectives wait as set above; slots are reserved */
     shmpi_ctx_init();              /* after the world team, the default context's team */
+    shmpi_device_heap_init();      /* SHMPI_DEVICE_HEAP_SIZE only; after the shape's kernels */
     print_banner();                /* once every setting SHMEM_INFO prints is decided */
     shmpi_progress_thread_start(); /* last: it calls MPI on everything made above */
     atomic_store(&shmpi_g.init_state, SHMPI_STATE_READY);
@@ -306,6 +308,7 @@ void shmpi_finalize(void)
         return; /* an earlier init is still open */
     /* Each step undoes init's while what it needs still exists. */
     shmpi_barrier_all();            /* first: all operations complete before anything goes */
+    shmpi_device_heap_fini();       /* after the last copy, while peers still map it */
     shmpi_progress_thread_stop();   /* before the window and teams it calls MPI on go */
     shmpi_teams_fini();             /* while the window exists: it quiets open contexts */
     shmpi_barrier_fini();           /* before the segments its node barrier lives in */
