@@ -336,6 +336,14 @@ EXPORT CUresult cuStreamSynchronize(CUstream stream)
     return SUCCESS;
 }
 
+EXPORT CUresult cuCtxSynchronize(void)
+{
+    CUresult status = ready();
+    if (status == SUCCESS)
+        syncs++;
+    return status;
+}
+
 EXPORT CUresult cuPointerGetAttribute(void *data, int attribute, CUdeviceptr ptr)
 {
     if (attribute != 2) /* CU_POINTER_ATTRIBUTE_MEMORY_TYPE */

@@ -23,7 +23,6 @@
  * served from a private copy of the source.
  */
 #include "coll.h"
-#include "device_heap.h"
 
 #include <stdlib.h>
 #include <string.h>

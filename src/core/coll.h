@@ -18,6 +18,7 @@
 #define SHMPI_COLL_H
 
 #include "shmpi.h"
+#include "device_heap.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -117,10 +118,11 @@ static inline void shmpi_copy_short(void *dest, const void *source, size_t n)
 }
 /* Whether a collective may go straight to its blocking MPI form: not for
  * crowded members (the nonblocking forms, waited for with yields, are
- * needed there) and not under SHMEM_DEBUG (its checks are needed). */
+ * needed there) and not under SHMEM_DEBUG or with a device heap (their
+ * checks are needed: no device buffer may reach MPI). */
 static inline bool shmpi_mpi_short_path(const struct shmpi_group *g)
 {
-    return !shmpi_team_crowded(g->team) && !shmpi_g.env.debug;
+    return !shmpi_team_crowded(g->team) && !shmpi_g.env.debug && !shmpi_device.size;
 }
 /* From this size up a broadcast with a root copy (the team routines) is
  * nonblocking even when blocking ones are chosen, so the root's copy of

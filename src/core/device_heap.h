@@ -32,8 +32,11 @@ extern struct shmpi_device_heap shmpi_device;
  * is none: size 0). */
 static inline bool shmpi_device_holds(const void *addr, size_t len)
 {
+    size_t size = shmpi_device.size;
+    if (SHMPI_LIKELY(size == 0)) /* no device heap: one load on the host paths */
+        return false;
     uintptr_t off = (uintptr_t)addr - (uintptr_t)shmpi_device.base;
-    return off < shmpi_device.size && len <= shmpi_device.size - off;
+    return off < size && len <= size - off;
 }
 
 /* Start-up and finalize (runtime.c); nothing happens without

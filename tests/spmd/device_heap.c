@@ -24,9 +24,10 @@
 #define N 64 /* longs per buffer */
 
 typedef int (*memcpy_fn)(unsigned long long dst, unsigned long long src, size_t bytes);
-typedef int (*ctx_get_fn)(void **ctx);
+typedef int (*ctx_sync_fn)(void);
 typedef unsigned long (*count_fn)(const char *what);
 static memcpy_fn cu_memcpy;
+static ctx_sync_fn cu_ctx_synchronize;
 static count_fn fake_count; /* NULL with a real driver */
 
 /* Device memory from and to the host, through the driver. */
@@ -37,6 +38,8 @@ static void to_host(void *host, const void *device, size_t bytes)
 static void to_device(void *device, const void *host, size_t bytes)
 {
     CHECK(cu_memcpy((uintptr_t)device, (uintptr_t)host, bytes) == 0, "cuMemcpy to device");
+    /* From pageable memory cuMemcpy may return before the data arrived. */
+    CHECK(cu_ctx_synchronize() == 0, "cuCtxSynchronize");
 }
 
 static unsigned long copies(void)
@@ -85,7 +88,8 @@ static void load_driver(void)
     void *lib = dlopen(name && *name ? name : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     CHECK(lib, "dlopen: %s", dlerror());
     cu_memcpy = (memcpy_fn)dlsym(lib, "cuMemcpy");
-    CHECK(cu_memcpy, "no cuMemcpy");
+    cu_ctx_synchronize = (ctx_sync_fn)dlsym(lib, "cuCtxSynchronize");
+    CHECK(cu_memcpy && cu_ctx_synchronize, "no cuMemcpy or cuCtxSynchronize");
     fake_count = (count_fn)dlsym(lib, "fake_cuda_count");
 }
 
