@@ -42,8 +42,10 @@ int shmemx_team_get_mpi_comm(shmem_team_t team, MPI_Comm *comm);
  * remote buffer; the local buffer may be host or device memory.  Blocking
  * forms complete before they return, nbi forms at shmem_quiet (and fence,
  * barrier).  shmem_ptr and shmem_team_ptr return the peer's device address,
- * which CUDA kernels may load and store.  AMOs, signal and wait routines and
- * collectives on device-heap addresses end the job with one line. */
+ * which CUDA kernels may load and store.  Collectives on device-heap buffers
+ * are staged through host memory (correct, not fast; strided alltoalls are
+ * refused).  AMOs, signal and wait routines on device-heap addresses end the
+ * job with one line. */
 int shmemx_device_heap_available(void);
 void *shmemx_device_malloc(size_t size);
 void *shmemx_device_calloc(size_t count, size_t size);

@@ -154,6 +154,17 @@ static void sync_stream(const char *routine)
                      shmpi_cuda.stream_synchronize(device_stream));
 }
 
+void shmpi_device_copy(const char *routine, void *to, const void *from, size_t len)
+{
+    if (!shmpi_device_holds(to, len) && !shmpi_device_holds(from, len)) {
+        memcpy(to, from, len);
+        return;
+    }
+    make_current(routine);
+    copy_async(routine, to, from, len);
+    sync_stream(routine);
+}
+
 void shmpi_device_sync(void)
 {
     make_current("shmem_quiet");

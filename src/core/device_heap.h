@@ -7,8 +7,9 @@
  * host heap (heap_alloc.c), so a block has the same offset on every PE.
  * The host cannot load or store device memory: every transfer into or out
  * of the device heap is a cuMemcpyAsync on this PE's stream, synchronized
- * before a blocking routine returns and at quiet for nbi forms.  AMOs,
- * waits and collectives on device addresses end the job with one line.
+ * before a blocking routine returns and at quiet for nbi forms.
+ * Collectives on device buffers are staged (device_coll.c); AMOs and waits
+ * on device addresses end the job with one line.
  *
  * The device heap is not one of the segments of shmpi.h: a host-path
  * translation never looks at it, so RMA reaches it only after the segment
@@ -63,6 +64,16 @@ void shmpi_device_strided(const char *routine, bool is_put, char *to_first, ptrd
 /* shmem_ptr of a device-heap address: PE pe's device address where it is
  * mapped here, else NULL (also for addresses outside the device heap). */
 void *shmpi_device_ptr(const void *addr, int pe);
+
+/* A blocking copy of len bytes, either side host or device memory. */
+void shmpi_device_copy(const char *routine, void *to, const void *from, size_t len);
+
+/* Whether a collective with these buffers must be staged (device_coll.c). */
+static inline bool shmpi_device_coll_staged(const void *dest, const void *source)
+{
+    return SHMPI_UNLIKELY(shmpi_device.size) &&
+           (shmpi_device_holds(dest, 1) || shmpi_device_holds(source, 1));
+}
 
 /* Completes every device copy issued (quiet, fence, barrier). */
 void shmpi_device_sync(void);

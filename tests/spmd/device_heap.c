@@ -11,7 +11,7 @@
  * memory itself only through cuMemcpy of the same library.
  *
  * An argument selects a misuse case instead (tests/device_errors.test):
- * amo, wait, coll, strided-local, no-heap.
+ * amo, wait, coll (a strided alltoalls), strided-local, no-heap.
  */
 #include <dlfcn.h>
 #include <shmem.h>
@@ -101,7 +101,7 @@ static void misuse(const char *what, long *dev, int right)
     else if (!strcmp(what, "wait"))
         shmem_long_wait_until(dev, SHMEM_CMP_EQ, 1);
     else if (!strcmp(what, "coll"))
-        shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dev, dev + 8, 4);
+        shmem_long_alltoalls(SHMEM_TEAM_WORLD, dev, dev + 32, 2, 2, 1);
     else if (!strcmp(what, "strided-local"))
         shmem_long_iput(&host_word, dev, 1, 1, 1, right);
     shmem_barrier_all();
@@ -281,6 +281,51 @@ int main(int argc, char **argv)
         CHECK(got[i] == value(right, i), "through shmem_ptr %d: %ld", i, got[i]);
     CHECK(shmem_team_ptr(SHMEM_TEAM_WORLD, dev_src, right) == peer, "shmem_team_ptr");
     CHECK(shmem_ptr(src, right) == NULL, "shmem_ptr of a local array");
+
+    /* Collectives on device buffers (staged through host memory). */
+    {
+        long host[N], *all = shmemx_device_calloc(N * 4, sizeof(long));
+        CHECK(all, "device allocation for collectives");
+        shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dev, dev_src, N);
+        to_host(host, dev, sizeof host);
+        for (int i = 0; i < N; i++) {
+            long want = 0;
+            for (int pe = 0; pe < npes; pe++)
+                want += value(pe, i);
+            CHECK(host[i] == want, "sum_reduce %d: %ld, want %ld", i, host[i], want);
+        }
+        shmem_long_broadcast(SHMEM_TEAM_WORLD, dev, dev_src, N, npes - 1);
+        check_device("broadcast", dev, npes - 1, 0, N, 1, 0);
+        int per = N / 4 < N / npes ? N / 4 : N / npes; /* elements per PE in `all` */
+        shmem_long_fcollect(SHMEM_TEAM_WORLD, all, dev_src, (size_t)per);
+        long gathered[N * 4];
+        to_host(gathered, all, (size_t)per * npes * sizeof(long));
+        for (int pe = 0; pe < npes; pe++)
+            for (int i = 0; i < per; i++)
+                CHECK(gathered[pe * per + i] == value(pe, i), "fcollect %d %d", pe, i);
+        shmem_long_collect(SHMEM_TEAM_WORLD, all, dev_src, (size_t)(me + 1));
+        to_host(gathered, all, (size_t)(npes * (npes + 1) / 2) * sizeof(long));
+        for (int pe = 0, at = 0; pe < npes; at += ++pe)
+            for (int i = 0; i <= pe; i++)
+                CHECK(gathered[at + i] == value(pe, i), "collect %d %d: %ld", pe, i,
+                      gathered[at + i]);
+        int block = N / npes;
+        shmem_long_alltoall(SHMEM_TEAM_WORLD, all, dev_src, (size_t)block);
+        to_host(gathered, all, (size_t)block * npes * sizeof(long));
+        for (int pe = 0; pe < npes; pe++)
+            for (int i = 0; i < block; i++)
+                CHECK(gathered[pe * block + i] == value(pe, me * block + i), "alltoall %d %d",
+                      pe, i);
+        shmem_long_sum_inscan(SHMEM_TEAM_WORLD, dev, dev_src, N);
+        to_host(host, dev, sizeof host);
+        for (int i = 0; i < N; i++) {
+            long want = 0;
+            for (int pe = 0; pe <= me; pe++)
+                want += value(pe, i);
+            CHECK(host[i] == want, "sum_inscan %d: %ld, want %ld", i, host[i], want);
+        }
+        shmemx_device_free(all);
+    }
 
     /* A full heap gives NULL on every PE; free and reuse. */
     CHECK(shmemx_device_malloc((size_t)1 << 40) == NULL, "a 1 TiB device block");
