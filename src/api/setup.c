@@ -78,7 +78,8 @@ int shmem_pe_accessible(int pe)
 int shmem_addr_accessible(const void *addr, int pe)
 {
     shmpi_check_ready(__func__);
-    return pe >= 0 && pe < shmpi_g.n_pes && shmpi_symm_segment(addr, 1) >= 0;
+    return pe >= 0 && pe < shmpi_g.n_pes &&
+           (shmpi_symm_segment(addr, 1) >= 0 || shmpi_device_ptr(addr, pe) != NULL);
 }
 
 void *shmem_ptr(const void *dest, int pe)

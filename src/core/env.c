@@ -4,6 +4,7 @@
  * README.md has the same rows (tests/env_table.test checks both ways).
  */
 #include "amo.h"
+#include "device_heap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,6 +202,9 @@ void shmpi_env_print_info(void)
     shmpi_mpi_library(library, sizeof library);
     printf("  MPI library: %s; window: %s\n", library, shmpi_rma_window_text());
     printf("  heap in use: %zu bytes per PE\n", shmpi_g.env.symmetric_size);
+    if (shmpi_device.size)
+        printf("  device heap: %zu bytes per PE in GPU memory (driver %s)\n",
+               shmpi_device.size, shmpi_g.env.cuda_library);
     printf("  this job: %d PEs, %s; more PEs than CPUs on some machine: %s; waits yield: %s; "
            "waits sleep after %llu us; MPI-path AMO routines use MPI op: %s\n",
            shmpi_g.n_pes, shmpi_job_spans_nodes() ? "several nodes" : "one node",

@@ -281,6 +281,7 @@ int main(int argc, char **argv)
         CHECK(got[i] == value(right, i), "through shmem_ptr %d: %ld", i, got[i]);
     CHECK(shmem_team_ptr(SHMEM_TEAM_WORLD, dev_src, right) == peer, "shmem_team_ptr");
     CHECK(shmem_ptr(src, right) == NULL, "shmem_ptr of a local array");
+    CHECK(shmem_addr_accessible(dev_src, right), "a device-heap address is not accessible");
 
     /* Collectives on device buffers (staged through host memory). */
     {
