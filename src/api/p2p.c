@@ -7,11 +7,14 @@
  */
 #define SHMPI_DEFINES_p2p SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "../core/amo.h"
+#include "../core/device_heap.h"
 
-/* Under SHMEM_DEBUG the awaited variables must be symmetric (the spec
- * requires remotely accessible objects); the check is a range compare. */
+/* The awaited variables must not be in the device heap (a range compare),
+ * and under SHMEM_DEBUG they must be symmetric (the spec requires remotely
+ * accessible objects). */
 static void check_ivars(const char *routine, const void *ivars, size_t nelems, size_t size)
 {
+    shmpi_device_check_host(routine, ivars, "variable"); /* never loaded by the host */
     if (SHMPI_UNLIKELY(shmpi_g.env.debug) && nelems > 0) {
         size_t bytes = shmpi_bytes(routine, nelems, size);
         if (shmpi_symm_segment(ivars, bytes) < 0)

@@ -4,6 +4,7 @@
  */
 #define SHMPI_DEFINES_setup SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "../core/shmpi.h"
+#include "../core/device_heap.h"
 #include "../core/runtime.h"
 
 #include <string.h>
@@ -77,7 +78,8 @@ int shmem_pe_accessible(int pe)
 int shmem_addr_accessible(const void *addr, int pe)
 {
     shmpi_check_ready(__func__);
-    return pe >= 0 && pe < shmpi_g.n_pes && shmpi_symm_segment(addr, 1) >= 0;
+    return pe >= 0 && pe < shmpi_g.n_pes &&
+           (shmpi_symm_segment(addr, 1) >= 0 || shmpi_device_ptr(addr, pe) != NULL);
 }
 
 void *shmem_ptr(const void *dest, int pe)
@@ -85,8 +87,8 @@ void *shmem_ptr(const void *dest, int pe)
     shmpi_check_ready(__func__);
     if (pe < 0 || pe >= shmpi_g.n_pes)
         return NULL;
-    if (shmpi_symm_segment(dest, 1) < 0)
-        return NULL; /* the spec: not symmetric is no error here */
+    if (shmpi_symm_segment(dest, 1) < 0) /* the peer's device address, or NULL: */
+        return shmpi_device_ptr(dest, pe);   /* not symmetric is no error here */
     return shmpi_symm_target(__func__, dest, 1, pe).mapped;
 }
 

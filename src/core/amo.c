@@ -53,6 +53,7 @@
  *    word then sees two kinds of update, so same_op_no_op still holds.
  */
 #include "amo_internal.h"
+#include "device_heap.h"
 
 #include <string.h>
 
@@ -256,7 +257,9 @@ void shmpi_put_signal(const char *routine, shmem_ctx_t handle, void *dest, const
     shmpi_put(routine, handle, dest, source, nbytes, pe, SHMPI_NBI);
     /* The data must be complete at the target before the signal changes:
      * an MPI put is flushed, a CPU copy is ordered by the fence. */
-    if (nbytes > 0 && !shmpi_symm_target(routine, dest, nbytes, world_pe).mapped)
+    if (nbytes > 0 && shmpi_device_holds(dest, nbytes))
+        shmpi_device_quiet(); /* the copy into the device heap */
+    else if (nbytes > 0 && !shmpi_symm_target(routine, dest, nbytes, world_pe).mapped)
         shmpi_flush(world_pe);
     atomic_thread_fence(memory_order_release);
     shmpi_amo(routine, handle, sig_op == SHMEM_SIGNAL_SET ? SHMPI_AMO_SET : SHMPI_AMO_ADD,

@@ -102,9 +102,12 @@ static size_t mul(const char *routine, size_t a, size_t b)
 }
 
 /* Under SHMEM_DEBUG the buffers must be symmetric, as the spec requires
- * (MPI itself would take any local buffer). */
+ * (MPI itself would take any local buffer).  Always: not in the device heap
+ * (neither MPI nor the shared-memory algorithms may touch GPU memory). */
 static inline void debug_symm(const char *routine, const void *addr, size_t len)
 {
+    if (len > 0 && addr != MPI_IN_PLACE)
+        shmpi_device_check_host(routine, addr, "buffer");
     if (SHMPI_UNLIKELY(shmpi_g.env.debug) && len > 0 && addr != MPI_IN_PLACE &&
         shmpi_symm_segment(addr, len) < 0)
         shmpi_symm_fail(routine, addr, len, shmpi_g.my_pe);
@@ -155,6 +158,9 @@ int shmpi_coll_broadcast_any(const char *routine, const struct shmpi_group *g, v
                     g->n_pes - 1);
     if (nbytes == 0)
         return 0;
+    if (shmpi_device_coll_staged(dest, source))
+        return shmpi_device_coll(routine, g, SHMPI_DEVICE_BROADCAST, dest, source, nbytes, root,
+                                 root_dest, MPI_BYTE, MPI_OP_NULL);
     bool is_root = g->my_pe == root;
     debug_symm(routine, dest, nbytes);
     if (is_root)
@@ -194,6 +200,9 @@ int shmpi_coll_broadcast_any(const char *routine, const struct shmpi_group *g, v
 int shmpi_coll_collect(const char *routine, const struct shmpi_group *g, void *dest,
                        const void *source, size_t nbytes)
 {
+    if (shmpi_device_coll_staged(dest, source))
+        return shmpi_device_coll(routine, g, SHMPI_DEVICE_COLLECT, dest, source, nbytes, 0,
+                                 false, MPI_BYTE, MPI_OP_NULL);
     if (shmpi_team_has_shm(g->team) && shmpi_shm_collect(routine, g->team, dest, source, nbytes))
         return 0;
     int n = g->n_pes;
@@ -256,6 +265,10 @@ static int blocks(const char *routine, const struct shmpi_group *g, void *dest, 
 {
     if (nbytes == 0)
         return 0;
+    if (shmpi_device_coll_staged(dest, source))
+        return shmpi_device_coll(routine, g,
+                                 alltoall ? SHMPI_DEVICE_ALLTOALL : SHMPI_DEVICE_FCOLLECT, dest,
+                                 source, nbytes, 0, false, MPI_BYTE, MPI_OP_NULL);
     size_t total = mul(routine, nbytes, (size_t)g->n_pes);
     size_t src_len = alltoall ? total : nbytes;
     debug_symm(routine, source, src_len);
@@ -357,6 +370,12 @@ __attribute__((noinline)) static int reduction(const char *routine, const struct
     if (nelems == 0)
         return 0;
     size_t nbytes = mul(routine, nelems, elem_size);
+    if (shmpi_device_coll_staged(dest, source))
+        return shmpi_device_coll(routine, g,
+                                 kind == ALLREDUCE ? SHMPI_DEVICE_REDUCE
+                                 : kind == SCAN    ? SHMPI_DEVICE_SCAN
+                                                   : SHMPI_DEVICE_EXSCAN,
+                                 dest, source, nbytes, 0, false, type, op);
     debug_symm(routine, source, nbytes);
     debug_symm(routine, dest, nbytes);
     if (shmpi_team_has_shm(g->team) &&

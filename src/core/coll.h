@@ -18,6 +18,7 @@
 #define SHMPI_COLL_H
 
 #include "shmpi.h"
+#include "device_heap.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -30,6 +31,23 @@ struct shmpi_group {
     int n_pes;
     struct shmpi_team *team; /* NULL for an active set of one PE */
 };
+
+/* A collective on device-heap buffers, staged through host memory and run
+ * as the plain MPI collective (device_coll.c).  nbytes is this PE's
+ * contribution (one block for fcollect and alltoall; the whole vector of a
+ * reduction or scan, whose elements are of `type`, reduced with `op`). */
+enum shmpi_device_coll {
+    SHMPI_DEVICE_BROADCAST,
+    SHMPI_DEVICE_COLLECT,
+    SHMPI_DEVICE_FCOLLECT,
+    SHMPI_DEVICE_ALLTOALL,
+    SHMPI_DEVICE_REDUCE,
+    SHMPI_DEVICE_SCAN,
+    SHMPI_DEVICE_EXSCAN,
+};
+int shmpi_device_coll(const char *routine, const struct shmpi_group *g,
+                      enum shmpi_device_coll kind, void *dest, const void *source,
+                      size_t nbytes, int root, bool root_dest, MPI_Datatype type, MPI_Op op);
 
 /* Whether a team's collectives can run in shared memory (coll_shm.c);
  * checked inline so that MPI-path collectives call nothing else first.
@@ -117,10 +135,11 @@ static inline void shmpi_copy_short(void *dest, const void *source, size_t n)
 }
 /* Whether a collective may go straight to its blocking MPI form: not for
  * crowded members (the nonblocking forms, waited for with yields, are
- * needed there) and not under SHMEM_DEBUG (its checks are needed). */
+ * needed there) and not under SHMEM_DEBUG or with a device heap (their
+ * checks are needed: no device buffer may reach MPI). */
 static inline bool shmpi_mpi_short_path(const struct shmpi_group *g)
 {
-    return !shmpi_team_crowded(g->team) && !shmpi_g.env.debug;
+    return !shmpi_team_crowded(g->team) && !shmpi_g.env.debug && !shmpi_device.size;
 }
 /* From this size up a broadcast with a root copy (the team routines) is
  * nonblocking even when blocking ones are chosen, so the root's copy of

@@ -4,6 +4,7 @@
  * README.md has the same rows (tests/env_table.test checks both ways).
  */
 #include "amo.h"
+#include "device_heap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,8 @@ enum {
     VAR_FINALIZE_GRACE_MS,
     VAR_POLL_US,
     VAR_AMO_OPS,
+    VAR_DEVICE_HEAP_SIZE,
+    VAR_CUDA_LIBRARY,
 };
 
 static const struct env_var env_table[] = {
@@ -77,6 +80,11 @@ static const struct env_var env_table[] = {
      "compare_swap, add, and, or, xor; when they need one update (add, and, or, xor, or "
      "set/swap) MPI-path AMOs use MPI's own op for it, and a routine of another kind ends "
      "the job; any: every kind, atomic together through compare-and-swap"},
+    [VAR_DEVICE_HEAP_SIZE] = {"SHMPI_DEVICE_HEAP_SIZE", NULL, ENV_SIZE, "0",
+     "size of a symmetric heap in each PE's GPU memory for shmemx_device_malloc (k/m/g/t "
+     "suffixes; docs/device-heap.md); 0: none, and the CUDA driver is not loaded"},
+    [VAR_CUDA_LIBRARY] = {"SHMPI_CUDA_LIBRARY", NULL, ENV_FLAG, "libcuda.so.1",
+     "the CUDA driver library the device heap loads (a path, or a name for dlopen)"},
 };
 #define N_ENV_VARS (sizeof(env_table) / sizeof(env_table[0]))
 
@@ -159,6 +167,17 @@ void shmpi_env_read(void)
                     "list of fetch, set, swap, compare_swap, add, and, or, xor)",
                     value);
 
+    value = env_lookup(&env_table[VAR_DEVICE_HEAP_SIZE]);
+    env->device_heap_size = 0;
+    if (value && strcmp(value, "0") != 0 && shmpi_parse_size(value, &env->device_heap_size))
+        shmpi_abort("shmem_init",
+                    "SHMPI_DEVICE_HEAP_SIZE=\"%s\" is not a valid size (expected 0 or a "
+                    "positive number with an optional k, m, g or t suffix, e.g. 1g)",
+                    value);
+
+    value = env_lookup(&env_table[VAR_CUDA_LIBRARY]);
+    env->cuda_library = value && *value ? value : "libcuda.so.1";
+
     value = env_lookup(&env_table[VAR_YIELD_WAITS]);
     if (!value || strcmp(value, "auto") == 0)
         env->yield_waits = -1;
@@ -183,6 +202,9 @@ void shmpi_env_print_info(void)
     shmpi_mpi_library(library, sizeof library);
     printf("  MPI library: %s; window: %s\n", library, shmpi_rma_window_text());
     printf("  heap in use: %zu bytes per PE\n", shmpi_g.env.symmetric_size);
+    if (shmpi_device.size)
+        printf("  device heap: %zu bytes per PE in GPU memory (driver %s)\n",
+               shmpi_device.size, shmpi_g.env.cuda_library);
     printf("  this job: %d PEs, %s; more PEs than CPUs on some machine: %s; waits yield: %s; "
            "waits sleep after %llu us; MPI-path AMO routines use MPI op: %s\n",
            shmpi_g.n_pes, shmpi_job_spans_nodes() ? "several nodes" : "one node",

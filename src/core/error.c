@@ -3,6 +3,7 @@
  * then the whole job ends (MPI_Abort), so no PE is left waiting.
  */
 #include "shmpi.h"
+#include "device_heap.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -71,6 +72,8 @@ void shmpi_pe_fail(const char *routine, int pe, int n_pes)
 
 void shmpi_symm_fail(const char *routine, const void *addr, size_t len, int pe)
 {
+    if (shmpi_device_holds(addr, len)) /* AMOs, signals: only RMA reaches GPU memory */
+        shmpi_device_refuse(routine, addr, "address");
     const struct shmpi_segment *heap = &shmpi_g.seg[SHMPI_SEG_HEAP];
     const struct shmpi_segment *data = &shmpi_g.seg[SHMPI_SEG_DATA];
     shmpi_abort(routine,

@@ -15,6 +15,7 @@
  * transfer costs far more than the request does.
  */
 #include "amo.h"
+#include "device_heap.h"
 
 #include <limits.h>
 #include <string.h>
@@ -41,7 +42,18 @@ static SHMPI_ALWAYS_INLINE void contiguous(const char *routine, shmem_ctx_t hand
     int world_pe = shmpi_team_world_pe(routine, ctx->team, pe);
     if (SHMPI_UNLIKELY(nbytes == 0))
         return;
-    struct shmpi_target t = shmpi_symm_target(routine, is_put ? dest : source, nbytes, world_pe);
+    const void *remote = is_put ? dest : source;
+    int s = shmpi_symm_segment(remote, nbytes);
+    if (SHMPI_UNLIKELY(s < 0)) { /* the device heap, or not symmetric */
+        shmpi_device_contiguous(routine, ctx, is_put, dest, source, nbytes, world_pe,
+                                completion);
+        return;
+    }
+    if (SHMPI_UNLIKELY(shmpi_device_holds(is_put ? source : dest, nbytes))) {
+        shmpi_device_staged(routine, handle, is_put, dest, source, nbytes, pe);
+        return;
+    }
+    struct shmpi_target t = shmpi_segment_target(s, remote, world_pe);
     if (t.mapped) { /* memmove: a transfer to self may overlap */
         if (is_put)
             memmove(t.mapped, source, nbytes);
@@ -152,8 +164,16 @@ static void strided(const char *routine, shmem_ctx_t handle, bool is_put, void *
     struct strided_side from =
         strided_side(routine, "sst", source, sst, nblocks, elem_size, block);
     struct strided_side *remote = is_put ? &to : &from;
-    struct shmpi_target t =
-        shmpi_symm_target(routine, remote->lowest, remote->extent, world_pe);
+    struct strided_side *local = is_put ? &from : &to;
+    int s = shmpi_symm_segment(remote->lowest, remote->extent);
+    if (SHMPI_UNLIKELY(s < 0)) { /* the device heap, or not symmetric */
+        shmpi_device_strided(routine, is_put, to.first, to.step, from.first, from.step, nblocks,
+                             block, remote->lowest, remote->extent, world_pe);
+        return;
+    }
+    if (SHMPI_UNLIKELY(shmpi_device_holds(local->lowest, local->extent)))
+        shmpi_device_refuse(routine, local->lowest, "the local buffer of a strided transfer to host memory");
+    struct shmpi_target t = shmpi_segment_target(s, remote->lowest, world_pe);
     if (t.mapped) {
         remote->first = t.mapped + (remote->first - remote->lowest);
         strided_copy(&to, &from, nblocks, block);
@@ -204,6 +224,7 @@ void shmpi_iget(const char *routine, shmem_ctx_t ctx, void *dest, const void *so
 /* ---- completion ------------------------------------------------------------------------ */
 void shmpi_quiet(struct shmpi_ctx *ctx)
 {
+    shmpi_device_quiet();
     shmpi_amo_drain(true);
     /* Copies into peers' memory are plain stores: order them first. */
     atomic_thread_fence(memory_order_seq_cst);
@@ -214,6 +235,7 @@ void shmpi_quiet(struct shmpi_ctx *ctx)
 
 void shmpi_quiet_all(void)
 {
+    shmpi_device_quiet();
     shmpi_amo_drain(true);
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_exchange_explicit(&shmpi_g.mpi_pending_any, 0, memory_order_acq_rel)) {
@@ -225,6 +247,7 @@ void shmpi_quiet_all(void)
 void shmpi_pe_quiet(const char *routine, struct shmpi_ctx *ctx, const int *target_pes,
                     size_t npes)
 {
+    shmpi_device_quiet();
     shmpi_amo_drain(true);
     atomic_thread_fence(memory_order_seq_cst);
     if (!atomic_load_explicit(&ctx->mpi_pending, memory_order_acquire))

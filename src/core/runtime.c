@@ -7,6 +7,7 @@
 #include "amo.h"
 #include "barrier.h"
 #include "ctx.h"
+#include "device_heap.h"
 #include "heap.h"
 #include "runtime.h"
 #include "team.h"
@@ -169,6 +170,7 @@ int shmpi_init(const char *routine, int requested)
         {"progress", shmpi_progress_init},     /* polling follows crowding and mapping */
         {"teams", shmpi_teams_init},           /* collectives wait as set above; slots reserved */
         {"ctx", shmpi_ctx_init},               /* after the world team: the default context */
+        {"device heap", shmpi_device_heap_init}, /* SHMPI_DEVICE_HEAP_SIZE only */
     };
     enum { N_STEPS = sizeof steps / sizeof *steps };
     double seconds[N_STEPS + 1];
@@ -275,6 +277,7 @@ void shmpi_finalize(void)
         return; /* an earlier init is still open */
     /* Each step undoes init's while what it needs still exists. */
     shmpi_barrier_all();            /* first: all operations complete before anything goes */
+    shmpi_device_heap_fini();       /* after the last copy, while peers still map it */
     shmpi_progress_thread_stop();   /* before the window and teams it calls MPI on go */
     shmpi_teams_fini();             /* while the window exists: it quiets open contexts */
     shmpi_barrier_fini();           /* before the segments its node barrier lives in */

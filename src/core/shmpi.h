@@ -88,6 +88,8 @@ struct shmpi_env {
     unsigned amo_ops;      /* SHMPI_AMO_OPS: bit 1 << op for each enum shmpi_amo_op the
                               program's AMO routines may use (src/core/amo_ops.c) */
     const char *amo_ops_text; /* its text, for messages */
+    size_t device_heap_size; /* SHMPI_DEVICE_HEAP_SIZE: 0 = no device heap */
+    const char *cuda_library; /* SHMPI_CUDA_LIBRARY (cuda_driver.c) */
 };
 #include "parse.h"
 /* Reads all variables into shmpi_g.env; a bad value is a clear error. */
@@ -321,12 +323,9 @@ static inline int shmpi_symm_segment(const void *addr, size_t len)
 
 void shmpi_symm_fail(const char *routine, const void *addr, size_t len, int pe);
 
-static inline struct shmpi_target shmpi_symm_target(const char *routine, const void *addr,
-                                                    size_t len, int pe)
+/* shmpi_symm_target for an address known to lie in segment s. */
+static inline struct shmpi_target shmpi_segment_target(int s, const void *addr, int pe)
 {
-    int s = shmpi_symm_segment(addr, len);
-    if (SHMPI_UNLIKELY(s < 0))
-        shmpi_symm_fail(routine, addr, len, pe);
     const struct shmpi_segment *seg = &shmpi_g.seg[s];
     size_t off = (size_t)((const char *)addr - seg->base);
     char *mapped = shmpi_peer_mapped(s, pe);
@@ -334,6 +333,15 @@ static inline struct shmpi_target shmpi_symm_target(const char *routine, const v
     t.disp = shmpi_rma_disp(s, pe, off);
     t.mapped = mapped ? mapped + off : NULL;
     return t;
+}
+
+static inline struct shmpi_target shmpi_symm_target(const char *routine, const void *addr,
+                                                    size_t len, int pe)
+{
+    int s = shmpi_symm_segment(addr, len);
+    if (SHMPI_UNLIKELY(s < 0))
+        shmpi_symm_fail(routine, addr, len, pe);
+    return shmpi_segment_target(s, addr, pe);
 }
 
 /* The context behind a handle; the default one without a call. */

@@ -1,0 +1,26 @@
+/*
+ * device.c - the device-heap extensions of shmemx.h (shmemx_device_*).
+ * The work is in src/core/device_heap.c.
+ */
+#include "../core/device_heap.h"
+
+int shmemx_device_heap_available(void)
+{
+    shmpi_check_ready(__func__);
+    return shmpi_device.size > 0;
+}
+
+void *shmemx_device_malloc(size_t size)
+{
+    return shmpi_device_malloc(__func__, size, false);
+}
+
+void *shmemx_device_calloc(size_t count, size_t size)
+{
+    return shmpi_device_malloc(__func__, shmpi_bytes(__func__, count, size), true);
+}
+
+void shmemx_device_free(void *ptr)
+{
+    shmpi_device_free(__func__, ptr);
+}

@@ -1,0 +1,74 @@
+/*
+ * cuda_driver.h - the few CUDA driver API entry points shmpi uses, declared
+ * here (no CUDA headers at build time) and reached through dlopen of
+ * SHMPI_CUDA_LIBRARY (default libcuda.so.1) at shmem_init, only when a
+ * device heap is asked for (SHMPI_DEVICE_HEAP_SIZE).  The driver API is
+ * ABI-versioned: each pointer is looked up by its versioned symbol name
+ * (cuMemAlloc_v2, cuIpcOpenMemHandle_v2, ...), whose signature does not
+ * change.  tests/fake_cuda.c implements the same symbols over host memory.
+ */
+#ifndef SHMPI_CUDA_DRIVER_H
+#define SHMPI_CUDA_DRIVER_H
+
+#include <stddef.h>
+
+typedef int CUresult;                 /* CUDA_SUCCESS is 0 */
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUstream_st *CUstream;
+#define SHMPI_CU_IPC_HANDLE_SIZE 64
+typedef struct {
+    char reserved[SHMPI_CU_IPC_HANDLE_SIZE];
+} CUipcMemHandle;
+
+#define SHMPI_CUDA_SUCCESS 0
+#define SHMPI_CU_POINTER_ATTRIBUTE_MEMORY_TYPE 2 /* CUpointer_attribute */
+#define SHMPI_CU_MEMORYTYPE_DEVICE 2             /* CUmemorytype */
+#define SHMPI_CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS 1
+#define SHMPI_CU_STREAM_NON_BLOCKING 1
+
+/* One member per entry point: X(member, "symbol", return, parameters). */
+#define SHMPI_CUDA_ENTRIES(X)                                                                 \
+    X(init, "cuInit", (unsigned flags))                                                       \
+    X(get_error_string, "cuGetErrorString", (CUresult error, const char **text))              \
+    X(device_get_count, "cuDeviceGetCount", (int *count))                                     \
+    X(device_get, "cuDeviceGet", (CUdevice * device, int ordinal))                            \
+    X(primary_ctx_retain, "cuDevicePrimaryCtxRetain", (CUcontext * ctx, CUdevice device))     \
+    X(ctx_set_current, "cuCtxSetCurrent", (CUcontext ctx))                                    \
+    X(ctx_get_current, "cuCtxGetCurrent", (CUcontext * ctx))                                  \
+    X(mem_alloc, "cuMemAlloc_v2", (CUdeviceptr * dptr, size_t bytes))                         \
+    X(mem_free, "cuMemFree_v2", (CUdeviceptr dptr))                                           \
+    X(memset_d8_async, "cuMemsetD8Async",                                                     \
+      (CUdeviceptr dptr, unsigned char value, size_t n, CUstream stream))                     \
+    X(ipc_get_mem_handle, "cuIpcGetMemHandle", (CUipcMemHandle * handle, CUdeviceptr dptr))   \
+    X(ipc_open_mem_handle, "cuIpcOpenMemHandle_v2",                                           \
+      (CUdeviceptr * dptr, CUipcMemHandle handle, unsigned flags))                            \
+    X(ipc_close_mem_handle, "cuIpcCloseMemHandle", (CUdeviceptr dptr))                        \
+    X(memcpy, "cuMemcpy", (CUdeviceptr dst, CUdeviceptr src, size_t bytes))                   \
+    X(memcpy_async, "cuMemcpyAsync",                                                          \
+      (CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream))                      \
+    X(stream_create, "cuStreamCreate", (CUstream * stream, unsigned flags))                   \
+    X(stream_destroy, "cuStreamDestroy_v2", (CUstream stream))                                \
+    X(stream_synchronize, "cuStreamSynchronize", (CUstream stream))                           \
+    X(pointer_get_attribute, "cuPointerGetAttribute",                                         \
+      (void *data, int attribute, CUdeviceptr ptr))
+
+struct shmpi_cuda {
+#define SHMPI_CUDA_MEMBER(MEMBER, SYMBOL, PARAMS) CUresult(*MEMBER) PARAMS;
+    SHMPI_CUDA_ENTRIES(SHMPI_CUDA_MEMBER)
+#undef SHMPI_CUDA_MEMBER
+    void *library; /* the dlopen handle, or NULL */
+};
+extern struct shmpi_cuda shmpi_cuda;
+
+/* Loads SHMPI_CUDA_LIBRARY and every entry point, and calls cuInit; a
+ * missing library or symbol, or a failing cuInit, ends the job with one
+ * line naming the library and the variable to set.  The library stays
+ * loaded until the process ends (a later shmem_init finds it). */
+void shmpi_cuda_load(const char *routine);
+/* Ends the job if `result` is not CUDA_SUCCESS: "ROUTINE: CALL failed:
+ * the driver's text (code)". */
+void shmpi_cuda_check(const char *routine, const char *call, CUresult result);
+
+#endif /* SHMPI_CUDA_DRIVER_H */

@@ -1,0 +1,347 @@
+/*
+ * device_heap.c - RMA into the device heap (shmemx_device_malloc), every
+ * put/get family, with the local buffer in host and in device memory.
+ *
+ * Runs against the CUDA driver named by SHMPI_CUDA_LIBRARY: by default the
+ * fake of tests/fake_cuda.c (FAKE_CUDA_LIBRARY), whose device addresses
+ * fault on any host load or store, so a copy that bypassed the driver would
+ * crash; with the fake, each family must also have made driver copies
+ * (fake_cuda_count).  benchmarks/gpu-run.sh runs it on a real GPU with
+ * SHMPI_CUDA_LIBRARY=libcuda.so.1.  The test reads and writes device
+ * memory itself only through cuMemcpy of the same library.
+ *
+ * An argument selects a misuse case instead (tests/device_errors.test):
+ * amo, wait, coll (a strided alltoalls), strided-local, no-heap.
+ */
+#include <dlfcn.h>
+#include <shmem.h>
+#include <shmemx.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "testlib.h"
+
+#define N 64 /* longs per buffer */
+
+typedef int (*memcpy_fn)(unsigned long long dst, unsigned long long src, size_t bytes);
+typedef int (*ctx_sync_fn)(void);
+typedef unsigned long (*count_fn)(const char *what);
+static memcpy_fn cu_memcpy;
+static ctx_sync_fn cu_ctx_synchronize;
+static count_fn fake_count; /* NULL with a real driver */
+
+/* Device memory from and to the host, through the driver. */
+static void to_host(void *host, const void *device, size_t bytes)
+{
+    CHECK(cu_memcpy((uintptr_t)host, (uintptr_t)device, bytes) == 0, "cuMemcpy to host");
+}
+static void to_device(void *device, const void *host, size_t bytes)
+{
+    CHECK(cu_memcpy((uintptr_t)device, (uintptr_t)host, bytes) == 0, "cuMemcpy to device");
+    /* From pageable memory cuMemcpy may return before the data arrived. */
+    CHECK(cu_ctx_synchronize() == 0, "cuCtxSynchronize");
+}
+
+static unsigned long copies(void)
+{
+    return fake_count ? fake_count("copies") : 0;
+}
+
+/* The family just run went through the driver (the fake counts its copies). */
+static unsigned long mark;
+static void family_done(const char *family)
+{
+    if (fake_count)
+        CHECK(copies() > mark, "%s made no driver copy (copies %lu)", family, copies());
+    mark = copies();
+}
+
+static long value(int pe, int i)
+{
+    return (long)pe * 1000 + i + 1;
+}
+
+/* dev (a device-heap block of N longs) holds value(from, i) for i in [lo, hi)
+ * with `step`, and `fill` elsewhere. */
+static void check_device(const char *what, long *dev, int from, int lo, int hi, int step,
+                         long fill)
+{
+    long host[N];
+    to_host(host, dev, sizeof host);
+    for (int i = 0; i < N; i++) {
+        int in = i >= lo && i < hi && (i - lo) % step == 0;
+        long want = in ? value(from, i) : fill;
+        CHECK(host[i] == want, "%s: element %d is %ld, want %ld", what, i, host[i], want);
+    }
+}
+
+static void reset(long *dev)
+{
+    long zero[N] = {0};
+    to_device(dev, zero, sizeof zero);
+    shmem_barrier_all();
+}
+
+static void load_driver(void)
+{
+    const char *name = getenv("SHMPI_CUDA_LIBRARY");
+    void *lib = dlopen(name && *name ? name : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    CHECK(lib, "dlopen: %s", dlerror());
+    cu_memcpy = (memcpy_fn)dlsym(lib, "cuMemcpy");
+    cu_ctx_synchronize = (ctx_sync_fn)dlsym(lib, "cuCtxSynchronize");
+    CHECK(cu_memcpy && cu_ctx_synchronize, "no cuMemcpy or cuCtxSynchronize");
+    fake_count = (count_fn)dlsym(lib, "fake_cuda_count");
+}
+
+static void misuse(const char *what, long *dev, int right)
+{
+    static long host_word;
+    if (!strcmp(what, "amo"))
+        shmem_long_atomic_add(dev, 1, right);
+    else if (!strcmp(what, "wait"))
+        shmem_long_wait_until(dev, SHMEM_CMP_EQ, 1);
+    else if (!strcmp(what, "coll"))
+        shmem_long_alltoalls(SHMEM_TEAM_WORLD, dev, dev + 32, 2, 2, 1);
+    else if (!strcmp(what, "strided-local"))
+        shmem_long_iput(&host_word, dev, 1, 1, 1, right);
+    shmem_barrier_all();
+}
+
+int main(int argc, char **argv)
+{
+    /* Unless the environment says otherwise: a small heap on the fake driver. */
+    setenv("SHMPI_DEVICE_HEAP_SIZE", "1m", 0);
+#ifdef FAKE_CUDA_LIBRARY
+    setenv("SHMPI_CUDA_LIBRARY", FAKE_CUDA_LIBRARY, 0);
+#endif
+    if (argc > 1 && !strcmp(argv[1], "no-heap"))
+        setenv("SHMPI_DEVICE_HEAP_SIZE", "0", 1);
+    shmem_init();
+    int me = shmem_my_pe(), npes = shmem_n_pes();
+    int right = (me + 1) % npes, left = (me + npes - 1) % npes;
+    if (argc > 1 && !strcmp(argv[1], "no-heap")) {
+        CHECK(!shmemx_device_heap_available(), "a device heap without SHMPI_DEVICE_HEAP_SIZE");
+        const char *name = getenv("SHMPI_CUDA_LIBRARY");
+        CHECK(!dlopen(name, RTLD_NOW | RTLD_NOLOAD), "%s was loaded without a device heap",
+              name);
+        shmemx_device_malloc(8); /* must end the job */
+    }
+    load_driver();
+    CHECK(shmemx_device_heap_available(), "no device heap");
+    long *dev = shmemx_device_calloc(N, sizeof(long));
+    long *dev_src = shmemx_device_malloc(N * sizeof(long));
+    CHECK(dev && dev_src, "device allocation failed");
+    if (argc > 1)
+        misuse(argv[1], dev, right);
+
+    long *host_heap = shmem_calloc(N, sizeof(long));
+    uint64_t *sig = shmem_calloc(1, sizeof(uint64_t));
+    long src[N], got[N];
+    for (int i = 0; i < N; i++)
+        src[i] = value(me, i);
+    to_device(dev_src, src, sizeof src);
+    check_device("calloc", dev, 0, 0, 0, 1, 0);
+    shmem_barrier_all();
+    mark = copies();
+
+    /* Typed, sized, mem and single-element puts from host memory. */
+    shmem_long_put(dev, src, N, right);
+    shmem_barrier_all();
+    check_device("long_put", dev, left, 0, N, 1, 0);
+    family_done("typed put");
+    reset(dev);
+    shmem_put64(dev, src, N / 2, right);
+    shmem_put32((char *)dev + N * 4, (char *)src + N * 4, N, right);
+    shmem_barrier_all();
+    check_device("put64/put32", dev, left, 0, N, 1, 0);
+    family_done("sized put");
+    reset(dev);
+    shmem_putmem(dev, src, N * sizeof(long), right);
+    shmem_barrier_all();
+    check_device("putmem", dev, left, 0, N, 1, 0);
+    family_done("putmem");
+    reset(dev);
+    for (int i = 0; i < N; i++)
+        shmem_long_p(dev + i, src[i], right);
+    shmem_barrier_all();
+    check_device("long_p", dev, left, 0, N, 1, 0);
+    family_done("p");
+
+    /* Gets into host memory: every element of the right neighbour. */
+    shmem_barrier_all();
+    memset(got, 0, sizeof got);
+    shmem_long_get(got, dev_src, N, right);
+    for (int i = 0; i < N; i++)
+        CHECK(got[i] == value(right, i), "long_get %d: %ld", i, got[i]);
+    family_done("typed get");
+    memset(got, 0, sizeof got);
+    shmem_getmem(got, dev_src, N * sizeof(long), right);
+    shmem_get64(got, dev_src, N, right);
+    for (int i = 0; i < N; i++)
+        CHECK(got[i] == value(right, i), "getmem/get64 %d: %ld", i, got[i]);
+    family_done("getmem/sized get");
+    for (int i = 0; i < N; i += 7)
+        CHECK(shmem_long_g(dev_src + i, right) == value(right, i), "long_g %d", i);
+    family_done("g");
+
+    /* nbi: complete at quiet. */
+    reset(dev);
+    shmem_long_put_nbi(dev, src, N, right);
+    shmem_quiet();
+    shmem_barrier_all();
+    check_device("put_nbi", dev, left, 0, N, 1, 0);
+    memset(got, 0, sizeof got);
+    shmem_long_get_nbi(got, dev_src, N, right);
+    shmem_quiet();
+    for (int i = 0; i < N; i++)
+        CHECK(got[i] == value(right, i), "get_nbi %d: %ld", i, got[i]);
+    family_done("nbi");
+
+    /* Strided: iput/iget every other element, ibput/ibget blocks of 4. */
+    reset(dev);
+    shmem_long_iput(dev, src, 2, 2, N / 2, right);
+    shmem_barrier_all();
+    check_device("iput", dev, left, 0, N, 2, 0);
+    memset(got, 0, sizeof got);
+    shmem_long_iget(got, dev_src, 1, 3, N / 3, right);
+    for (int i = 0; i < N / 3; i++)
+        CHECK(got[i] == value(right, 3 * i), "iget %d: %ld", i, got[i]);
+    family_done("iput/iget");
+    reset(dev);
+    shmem_long_ibput(dev, src, 8, 8, 4, N / 8, right);
+    shmem_barrier_all();
+    {
+        long host[N];
+        to_host(host, dev, sizeof host);
+        for (int i = 0; i < N; i++)
+            CHECK(host[i] == (i % 8 < 4 ? value(left, i) : 0), "ibput %d: %ld", i, host[i]);
+    }
+    memset(got, 0, sizeof got);
+    shmem_long_ibget(got, dev_src, 4, 8, 4, N / 8, right);
+    for (int i = 0; i < N / 2; i++)
+        CHECK(got[i] == value(right, (i / 4) * 8 + i % 4), "ibget %d: %ld", i, got[i]);
+    family_done("ibput/ibget");
+
+    /* Context forms. */
+    shmem_ctx_t ctx;
+    CHECK(shmem_ctx_create(0, &ctx) == 0, "ctx_create");
+    reset(dev);
+    shmem_ctx_long_put_nbi(ctx, dev, src, N, right);
+    shmem_ctx_quiet(ctx);
+    shmem_barrier_all();
+    check_device("ctx_put_nbi", dev, left, 0, N, 1, 0);
+    memset(got, 0, sizeof got);
+    shmem_ctx_long_get(ctx, got, dev_src, N, right);
+    for (int i = 0; i < N; i++)
+        CHECK(got[i] == value(right, i), "ctx_get %d: %ld", i, got[i]);
+    shmem_ctx_destroy(ctx);
+    family_done("ctx");
+
+    /* put_signal: data in the device heap, the signal in the host heap. */
+    reset(dev);
+    shmem_long_put_signal(dev, src, N, sig, 1, SHMEM_SIGNAL_SET, right);
+    shmem_signal_wait_until(sig, SHMEM_CMP_EQ, 1);
+    check_device("put_signal", dev, left, 0, N, 1, 0);
+    shmem_barrier_all();
+    *sig = 0;
+    reset(dev);
+    shmem_putmem_signal_nbi(dev, src, N * sizeof(long), sig, 1, SHMEM_SIGNAL_ADD, right);
+    shmem_signal_wait_until(sig, SHMEM_CMP_EQ, 1);
+    check_device("putmem_signal_nbi", dev, left, 0, N, 1, 0);
+    family_done("put_signal");
+
+    /* The local buffer in device memory: device to peer device, and the
+     * device heap to and from the host heap (staged). */
+    reset(dev);
+    shmem_long_put(dev, dev_src, N, right);
+    shmem_barrier_all();
+    check_device("device-to-device put", dev, left, 0, N, 1, 0);
+    reset(dev);
+    shmem_long_get(dev, dev_src, N, right);
+    check_device("device-to-device get", dev, right, 0, N, 1, 0);
+    family_done("device local buffer");
+    shmem_long_put(host_heap, dev_src, N, right);
+    shmem_barrier_all();
+    for (int i = 0; i < N; i++)
+        CHECK(host_heap[i] == value(left, i), "device-to-host-heap put %d: %ld", i,
+              host_heap[i]);
+    shmem_barrier_all();
+    reset(dev);
+    shmem_long_get(dev, host_heap, N, right);
+    check_device("host-heap-to-device get", dev, me, 0, N, 1, 0);
+    family_done("staged");
+
+    /* shmem_ptr: the peer's device address, which the driver copies from. */
+    shmem_barrier_all();
+    long *peer = shmem_ptr(dev_src, right);
+    CHECK(peer != NULL, "shmem_ptr of a device-heap address is NULL");
+    CHECK(right == me ? peer == dev_src : peer != dev_src, "shmem_ptr %p", (void *)peer);
+    to_host(got, peer, sizeof got);
+    for (int i = 0; i < N; i++)
+        CHECK(got[i] == value(right, i), "through shmem_ptr %d: %ld", i, got[i]);
+    CHECK(shmem_team_ptr(SHMEM_TEAM_WORLD, dev_src, right) == peer, "shmem_team_ptr");
+    CHECK(shmem_ptr(src, right) == NULL, "shmem_ptr of a local array");
+    CHECK(shmem_addr_accessible(dev_src, right), "a device-heap address is not accessible");
+
+    /* Collectives on device buffers (staged through host memory). */
+    {
+        long host[N], *all = shmemx_device_calloc(N * 4, sizeof(long));
+        CHECK(all, "device allocation for collectives");
+        shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dev, dev_src, N);
+        to_host(host, dev, sizeof host);
+        for (int i = 0; i < N; i++) {
+            long want = 0;
+            for (int pe = 0; pe < npes; pe++)
+                want += value(pe, i);
+            CHECK(host[i] == want, "sum_reduce %d: %ld, want %ld", i, host[i], want);
+        }
+        shmem_long_broadcast(SHMEM_TEAM_WORLD, dev, dev_src, N, npes - 1);
+        check_device("broadcast", dev, npes - 1, 0, N, 1, 0);
+        int per = N / 4 < N / npes ? N / 4 : N / npes; /* elements per PE in `all` */
+        shmem_long_fcollect(SHMEM_TEAM_WORLD, all, dev_src, (size_t)per);
+        long gathered[N * 4];
+        to_host(gathered, all, (size_t)per * npes * sizeof(long));
+        for (int pe = 0; pe < npes; pe++)
+            for (int i = 0; i < per; i++)
+                CHECK(gathered[pe * per + i] == value(pe, i), "fcollect %d %d", pe, i);
+        shmem_long_collect(SHMEM_TEAM_WORLD, all, dev_src, (size_t)(me + 1));
+        to_host(gathered, all, (size_t)(npes * (npes + 1) / 2) * sizeof(long));
+        for (int pe = 0, at = 0; pe < npes; at += ++pe)
+            for (int i = 0; i <= pe; i++)
+                CHECK(gathered[at + i] == value(pe, i), "collect %d %d: %ld", pe, i,
+                      gathered[at + i]);
+        int block = N / npes;
+        shmem_long_alltoall(SHMEM_TEAM_WORLD, all, dev_src, (size_t)block);
+        to_host(gathered, all, (size_t)block * npes * sizeof(long));
+        for (int pe = 0; pe < npes; pe++)
+            for (int i = 0; i < block; i++)
+                CHECK(gathered[pe * block + i] == value(pe, me * block + i), "alltoall %d %d",
+                      pe, i);
+        shmem_long_sum_inscan(SHMEM_TEAM_WORLD, dev, dev_src, N);
+        to_host(host, dev, sizeof host);
+        for (int i = 0; i < N; i++) {
+            long want = 0;
+            for (int pe = 0; pe <= me; pe++)
+                want += value(pe, i);
+            CHECK(host[i] == want, "sum_inscan %d: %ld, want %ld", i, host[i], want);
+        }
+        shmemx_device_free(all);
+    }
+
+    /* A full heap gives NULL on every PE; free and reuse. */
+    CHECK(shmemx_device_malloc((size_t)1 << 40) == NULL, "a 1 TiB device block");
+    shmemx_device_free(dev_src);
+    long *again = shmemx_device_malloc(N * sizeof(long));
+    CHECK(again == dev_src, "the freed block is not reused: %p, %p", (void *)again,
+          (void *)dev_src);
+    shmemx_device_free(again);
+    shmemx_device_free(dev);
+    shmem_free(host_heap);
+    shmem_free(sig);
+    if (me == 0 && fake_count)
+        printf("fake driver: %lu copies, %lu syncs, %lu IPC opens on PE 0\n", copies(),
+               fake_count("syncs"), fake_count("ipc_opens"));
+    test_passed("device_heap");
+    shmem_finalize();
+    return 0;
+}
