@@ -120,8 +120,9 @@ static struct shmpi_team_slot *slot_of(int world_pe, int slot)
 
 /* Flat forms cost one wait per member on the critical path, trees one per
  * level; but a tree level waits for a PE that may not run, so with more
- * PEs than CPUs the flat forms won at every size measured (4 and 8 PEs on
- * 2 CPUs; benchmarks/RESULTS.md, "Flat and tree collectives"). */
+ * PEs than CPUs the flat forms were as fast or faster at every size
+ * measured (4 and 8 PEs on 2 CPUs; benchmarks/RESULTS.md, "Flat and tree
+ * collectives"). */
 int shmpi_tree_min_pes(enum shmpi_tree_form form, bool crowded)
 {
     long min = shmpi_g.env.tree_min_pes;
