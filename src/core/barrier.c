@@ -3,13 +3,20 @@
  *
  * Over all PEs (barrier_all, sync_all) on one node whose heaps are all
  * mapped it is the world team's event barrier (coll_shm.c).  Otherwise
- * the PEs of a node meet in shared memory: a counter and a generation
- * number in the node leader's reserved heap block.  The leader waits for
- * the others, meets the other nodes' leaders with an MPI barrier (only if
- * there are several nodes), and releases its node by bumping the
- * generation.  Waiters poll with
- * shmpi_backoff, which drives MPI progress and yields, so a PE waiting here
- * still completes MPI operations aimed at it and more PEs than cores move.
+ * the PEs of a node meet in shared memory, in one of two ways chosen from
+ * the node's size as the teams' barriers are (shmpi_tree_min_pes):
+ * - flat: a counter and a generation number in the node leader's reserved
+ *   heap block; the leader waits for the N - 1 others' increments of the
+ *   counter, meets the other nodes' leaders with an MPI barrier (only if
+ *   there are several nodes), and releases its node by bumping the
+ *   generation;
+ * - dissemination, with round flags in each PE's reserved block:
+ *   ceil(log2 N) rounds of one cache line each; with several nodes the
+ *   leaders then meet with an MPI barrier and a second dissemination
+ *   tells the node.
+ * Waiters poll with shmpi_backoff, which drives MPI progress and yields, so
+ * a PE waiting here still completes MPI operations aimed at it and more
+ * PEs than cores move.
  *
  * Any other barrier is MPI_Barrier, which is several times faster than
  * MPICH's MPI_Ibarrier and serves RMA while it spins, unless some machine
@@ -23,9 +30,18 @@
 #include "coll.h"
 #include "barrier.h"
 
-/* The node leader's (struct shmpi_reserved), or NULL: MPI only. */
+#include <stdlib.h>
+
+/* The node leader's barrier block, or NULL: MPI only. */
 static struct shmpi_node_barrier *node_barrier;
 static int node_rank, node_size;
+/* Dissemination (node_rounds > 0): this PE's round flags and those it
+ * polls, of the node's PE 2^k before it (node ranks, cyclic). */
+static struct shmpi_round_flag *node_flags;
+static struct shmpi_round_flag *node_from[SHMPI_BARRIER_ROUNDS];
+static int node_rounds;
+static uint64_t node_event; /* the last event of the dissemination */
+static bool several_nodes;
 static MPI_Comm leaders = MPI_COMM_NULL;  /* node leaders, if more than one node */
 /* The leaders meet in barrier_spin: with a CPU for every PE in
  * MPI_Barrier, which spins, takes nobody's CPU and serves MPI RMA aimed at
@@ -41,6 +57,12 @@ static MPI_Comm leaders = MPI_COMM_NULL;  /* node leaders, if more than one node
 #define LEADERS_SPIN_NS (200 * 1000)
 static uint64_t leaders_spin_ns;
 
+static struct shmpi_reserved *reserved_of(int world_pe)
+{
+    char *heap = shmpi_peer_mapped(SHMPI_SEG_HEAP, world_pe);
+    return (struct shmpi_reserved *)(heap + shmpi_g.heap_reserved_off);
+}
+
 void shmpi_barrier_init(void)
 {
     if (!shmpi_job_shares_memory())
@@ -48,10 +70,19 @@ void shmpi_barrier_init(void)
     const struct shmpi_shape *sh = &shmpi_shape;
     node_rank = sh->node_rank;
     node_size = sh->node_size;
-    /* The block is in the leader's new heap object, zero until used. */
-    char *leader_heap = shmpi_peer_mapped(SHMPI_SEG_HEAP, sh->node_pe[0]);
-    node_barrier =
-        &((struct shmpi_reserved *)(leader_heap + shmpi_g.heap_reserved_off))->node_barrier;
+    /* The blocks are in the PEs' new heap objects, zero until used. */
+    node_barrier = &reserved_of(sh->node_pe[0])->node_barrier;
+    node_rounds = 0;
+    if (node_size >= shmpi_tree_min_pes(SHMPI_TREE_BARRIER, shmpi_job_crowded())) {
+        node_rounds = shmpi_barrier_rounds(node_size);
+        node_flags = reserved_of(shmpi_g.my_pe)->node_barrier.round;
+        for (int k = 0; k < node_rounds; k++) /* 2^k < node_size */
+            node_from[k] =
+                &reserved_of(sh->node_pe[(node_rank + node_size - (1 << k)) % node_size])
+                     ->node_barrier.round[k];
+    }
+    node_event = 0;
+    several_nodes = node_size < shmpi_g.n_pes;
     if (node_rank != 0 || sh->n_leaders < 2)
         return;
     /* Only the leaders make their communicator. */
@@ -69,6 +100,7 @@ void shmpi_barrier_fini(void)
     if (leaders != MPI_COMM_NULL)
         MPI_Comm_free(&leaders);
     node_barrier = NULL;
+    node_flags = NULL;
 }
 
 /* A barrier over comm: MPI_Barrier with a CPU for every PE, else
@@ -98,6 +130,16 @@ void shmpi_sync_world(void)
         return;
     if (!node_barrier) {
         shmpi_barrier_comm(shmpi_g.team_world.comm);
+        return;
+    }
+    if (node_rounds > 0) {
+        /* All of the node arrived; the leaders meet; all of the node learns. */
+        shmpi_dissemination(node_flags, node_from, node_rounds, ++node_event);
+        if (!several_nodes)
+            return;
+        if (leaders != MPI_COMM_NULL)
+            barrier_spin(leaders, leaders_spin_ns);
+        shmpi_dissemination(node_flags, node_from, node_rounds, ++node_event);
         return;
     }
     struct shmpi_waiter waiter = {0};

@@ -215,6 +215,18 @@ const void *shmpi_unaliased(const char *routine, const void *src, size_t src_len
  * do not allow it (the caller then runs the MPI collective), else does the
  * collective and returns true.  Arguments are as above, already checked. */
 bool shmpi_shm_sync(struct shmpi_team *team);
+/* The log-depth forms of the shared-memory engine, and the team size
+ * from which each replaces its flat form (SHMPI_TREE_MIN_PES; INT_MAX:
+ * never), for a team (or node) that is crowded or not. */
+enum shmpi_tree_form { SHMPI_TREE_BARRIER, SHMPI_TREE_BCAST, SHMPI_TREE_REDUCE };
+int shmpi_tree_min_pes(enum shmpi_tree_form form, bool crowded);
+/* Rounds of a dissemination barrier over n PEs: ceil(log2 n). */
+int shmpi_barrier_rounds(int n);
+/* A dissemination barrier at `event` (larger than at any earlier one):
+ * in round k this PE stores event in mine[k], then waits until from[k]
+ * (the flag k of the PE 2^k before it, cyclically) holds it or more. */
+void shmpi_dissemination(struct shmpi_round_flag *mine, struct shmpi_round_flag *const from[],
+                         int rounds, uint64_t event);
 bool shmpi_shm_broadcast(const char *routine, struct shmpi_team *team, void *dest,
                          const void *source, size_t nbytes, int root, bool root_dest);
 bool shmpi_shm_collect(const char *routine, struct shmpi_team *team, void *dest,

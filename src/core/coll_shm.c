@@ -37,6 +37,13 @@
  * arrives again; a PE whose buffer others read returns only when they all
  * arrived (nobody still reads it).
  *
+ * Teams from SHMPI_TREE_MIN_PES members on (by default only when every
+ * PE has a CPU) use log-depth forms instead of the flat ones, in which
+ * every member (or every reader of a broadcast's root) waits for N lines:
+ * the barrier is a dissemination over round flags beside the counter,
+ * small broadcasts go down a binomial tree, and small reductions up a
+ * binomial tree to member 0 and down again.
+ *
  * Every choice depends only on what all members agree on: the team's slot
  * and mapped segments (agreed when it is made), the sizes, and the
  * symmetric offsets of the buffers, so all members take the same path and
@@ -44,6 +51,7 @@
  */
 #include "coll.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +118,21 @@ static struct shmpi_team_slot *slot_of(int world_pe, int slot)
     return &((struct shmpi_reserved *)(heap + shmpi_g.heap_reserved_off))->team[slot];
 }
 
+/* Flat forms cost one wait per member on the critical path, trees one per
+ * level; but a tree level waits for a PE that may not run, so with more
+ * PEs than CPUs the flat forms were as fast or faster at every size
+ * measured (4 and 8 PEs on 2 CPUs; benchmarks/RESULTS.md, "Flat and tree
+ * collectives"). */
+int shmpi_tree_min_pes(enum shmpi_tree_form form, bool crowded)
+{
+    long min = shmpi_g.env.tree_min_pes;
+    if (min >= 0)
+        return min == 0 || min > INT_MAX ? INT_MAX : (int)min;
+    if (crowded)
+        return INT_MAX;
+    return form == SHMPI_TREE_BARRIER ? 4 : 8;
+}
+
 void shmpi_team_shm_init(const char *routine, struct shmpi_team *t, int lowest_slot)
 {
     const uint64_t below = lowest_slot > 0 ? ((uint64_t)1 << lowest_slot) - 1 : 0;
@@ -154,6 +177,10 @@ void shmpi_team_shm_init(const char *routine, struct shmpi_team *t, int lowest_s
         shmpi_abort(routine, "out of memory (a team's slot table)");
     for (int pe = 0; pe < t->n_pes; pe++)
         t->shm.member_slot[pe] = slot_of(world_of(t, pe), slot);
+    const bool crowded = shmpi_team_crowded(t);
+    t->shm.tree_barrier = t->n_pes >= shmpi_tree_min_pes(SHMPI_TREE_BARRIER, crowded);
+    t->shm.tree_bcast = t->n_pes >= shmpi_tree_min_pes(SHMPI_TREE_BCAST, crowded);
+    t->shm.tree_reduce = t->n_pes >= shmpi_tree_min_pes(SHMPI_TREE_REDUCE, crowded);
     atomic_store_explicit(&t->shm.member_slot[t->my_pe]->seq, t->shm.seq,
                           memory_order_release);
 }
@@ -194,9 +221,43 @@ static void wait_all(struct shmpi_team *t, uint64_t s)
     t->shm.all_arrived = least;
 }
 
+int shmpi_barrier_rounds(int n)
+{
+    int rounds = 0;
+    while (rounds < SHMPI_BARRIER_ROUNDS && (1 << rounds) < n)
+        rounds++;
+    return rounds;
+}
+
+void shmpi_dissemination(struct shmpi_round_flag *mine, struct shmpi_round_flag *const from[],
+                         int rounds, uint64_t event)
+{
+    for (int k = 0; k < rounds; k++) {
+        atomic_store_explicit(&mine[k].event, event, memory_order_release);
+        struct shmpi_waiter waiter = {0};
+        while (atomic_load_explicit(&from[k]->event, memory_order_acquire) < event)
+            shmpi_backoff(&waiter);
+    }
+}
+
+/* Flat, every member reads every counter: N lines on the critical path.
+ * From TREE_BARRIER_MIN members on, dissemination: ceil(log2 N) rounds of
+ * one line each; the counter is still stored first, and once the last
+ * round is done every member is known to have arrived. */
 static void team_barrier(struct shmpi_team *t)
 {
-    wait_all(t, arrive(t));
+    uint64_t s = arrive(t);
+    if (!t->shm.tree_barrier) {
+        wait_all(t, s);
+        return;
+    }
+    const int n = t->n_pes, me = t->my_pe, rounds = shmpi_barrier_rounds(n);
+    struct shmpi_round_flag *from[SHMPI_BARRIER_ROUNDS];
+    for (int k = 0; k < rounds; k++) /* 2^k < n */
+        from[k] = &t->shm.member_slot[(me + n - (1 << k)) % n]->round[k];
+    shmpi_dissemination(t->shm.member_slot[me]->round, from, rounds, s);
+    if (t->shm.all_arrived < s)
+        t->shm.all_arrived = s;
 }
 
 /* Member pe's scratch area of event s. */
@@ -255,6 +316,76 @@ static const char *stamped_data(const struct shmpi_team *t, int pe, uint64_t s)
     while (atomic_load_explicit(&line->stamp, memory_order_acquire) < s)
         shmpi_backoff(&waiter);
     return line->data;
+}
+
+/* ---- binomial trees -----------------------------------------------------------------------
+ * Over ranks r = 0..n-1 relative to the tree's root (r = 0): the parent of
+ * r > 0 is r with its lowest set bit cleared, its children are r + b for
+ * each power of two b below that bit (any b for the root) with r + b < n.
+ * So r's subtree is the ranks [r, r + lowest bit) and the depth is
+ * ceil(log2 n).  Data for a child travels in the parent's line or scratch
+ * area of the event, as flat forms use them, so the ring rules hold. */
+static int tree_parent(int r)
+{
+    return r & (r - 1);
+}
+
+/* The first power of two that is not a child's offset from r. */
+static int tree_child_limit(int r, int n)
+{
+    return r ? r & -r : n;
+}
+
+static bool tree_has_children(int r, int n)
+{
+    return r + 1 < n && tree_child_limit(r, n) > 1;
+}
+
+/* This PE's line or scratch area for the next event, once nobody reads it. */
+static char *own_area(struct shmpi_team *t, bool in_line, struct shmpi_slot_line **line)
+{
+    *line = in_line ? own_line(t) : NULL;
+    return in_line ? (*line)->data : own_scratch(t);
+}
+
+/* Arrives at the next event with this PE's area (line or scratch) written. */
+static uint64_t arrive_with(struct shmpi_team *t, struct shmpi_slot_line *line)
+{
+    return line ? arrive_stamped(t, line) : arrive(t);
+}
+
+/* Member pe's area (line or scratch) of event s, once it is written. */
+static const char *area_of(const struct shmpi_team *t, int pe, uint64_t s, bool in_line)
+{
+    if (in_line)
+        return stamped_data(t, pe, s);
+    wait_for(t, pe, s);
+    return scratch(t, pe, s);
+}
+
+/* Broadcast of up to a scratch area down the binomial tree from `root`
+ * (one event): the root writes its area; every other member that has
+ * children copies its parent's area into its own, then arrives; a leaf
+ * arrives and reads its parent's.  Data here is in `data` on the root. */
+static void tree_broadcast(struct shmpi_team *t, void *dest, const void *data, size_t nbytes,
+                           int root, bool want_dest)
+{
+    const int n = t->n_pes, r = (t->my_pe - root + n) % n;
+    const bool in_line = nbytes <= SHMPI_LINE_DATA;
+    if (r != 0 && !tree_has_children(r, n)) {
+        uint64_t s = arrive(t);
+        memcpy(dest, area_of(t, (tree_parent(r) + root) % n, s, in_line), nbytes);
+        return;
+    }
+    struct shmpi_slot_line *line;
+    char *area = own_area(t, in_line, &line);
+    if (r == 0)
+        memcpy(area, data, nbytes);
+    else
+        memcpy(area, area_of(t, (tree_parent(r) + root) % n, t->shm.seq + 1, in_line), nbytes);
+    arrive_with(t, line);
+    if (want_dest)
+        memcpy(dest, area, nbytes);
 }
 
 void shmpi_team_shm_fini(struct shmpi_team *t, bool members_meet)
@@ -334,6 +465,10 @@ bool shmpi_shm_broadcast(const char *routine, struct shmpi_team *t, void *dest,
     if (!shmpi_team_has_shm(t))
         return false;
     bool is_root = t->my_pe == root;
+    if (nbytes <= SHMPI_SLOT_SCRATCH && t->shm.tree_bcast) {
+        tree_broadcast(t, dest, source, nbytes, root, root_dest || !is_root);
+        return true;
+    }
     if (nbytes <= SHMPI_LINE_DATA) {
         if (is_root) {
             struct shmpi_slot_line *line = own_line(t);
@@ -391,7 +526,7 @@ bool shmpi_shm_broadcast(const char *routine, struct shmpi_team *t, void *dest,
     arrive(t);
     if (copy_now)
         memcpy(dest, source, nbytes); /* while the others copy */
-    wait_all(t, arrive(t));           /* nobody reads `from` any more */
+    wait_all(t, arrive(t)); /* the root alone: nobody reads `from` any more */
     if (copy_after)
         memmove(dest, source, nbytes);
     return true;
@@ -570,7 +705,7 @@ bool shmpi_shm_collect(const char *routine, struct shmpi_team *t, void *dest,
         off += h->nbytes;
     }
     if (any_own)
-        wait_all(t, arrive(t));
+        team_barrier(t);
     off = 0;
     for (int pe = 0; pe < n; pe++) {
         const struct collect_head *h = (const struct collect_head *)line_of(t, pe, s)->data;
@@ -650,7 +785,7 @@ bool shmpi_shm_alltoalls(const char *routine, struct shmpi_team *t, void *dest,
     if (!segment_mapped(t, symm_segment(routine, source, src_len)) ||
         shmpi_overlap(source, src_len, dest, dst_len))
         return false;
-    wait_all(t, arrive(t));
+    team_barrier(t);
     for (int k = 0; k < n; k++) {
         int pe = (me + k) % n; /* members start at different senders */
         const char *from = peer_copy(routine, t, pe, source, src_len);
@@ -828,7 +963,7 @@ static void reduce_sliced(const char *routine, struct shmpi_team *t, void *dest,
     _Alignas(64) char chunk[SHMPI_SLOT_SCRATCH];
     const size_t chunk_elems = sizeof chunk / elem_size, nbytes = nelems * elem_size;
     const int n = t->n_pes, me = t->my_pe;
-    wait_all(t, arrive(t));
+    team_barrier(t);
     size_t lo = slice_start(nelems, me, n), hi = slice_start(nelems, me + 1, n);
     for (size_t at = lo; at < hi; at += chunk_elems) {
         size_t count = hi - at < chunk_elems ? hi - at : chunk_elems;
@@ -836,23 +971,46 @@ static void reduce_sliced(const char *routine, struct shmpi_team *t, void *dest,
         combine_sources(routine, t, chunk, source, nbytes, off, count, elem_size, type, op, n);
         memcpy((char *)dest + off, chunk, len);
     }
-    wait_all(t, arrive(t));
+    team_barrier(t);
     for (int k = 1; k < n; k++) {
         int pe = (me + k) % n; /* members start at different owners */
         size_t start = slice_start(nelems, pe, n), off = start * elem_size;
         memcpy((char *)dest + off, peer_copy(routine, t, pe, dest, nbytes) + off,
                (slice_start(nelems, pe + 1, n) - start) * elem_size);
     }
-    wait_all(t, arrive(t));
+    team_barrier(t);
+}
+
+/* One piece (up to a scratch area) of a small reduction up the binomial
+ * tree rooted at member 0, then down it (two events): each member combines
+ * its contribution with its children's partial results, child after child,
+ * and publishes the result; the root's is the answer, broadcast down the
+ * same tree.  Each partial result is computed once, so every member gets
+ * the same bits. */
+static void tree_reduce_piece(struct shmpi_team *t, char *out, const char *in, size_t count,
+                              size_t elem_size, MPI_Datatype type, MPI_Op op)
+{
+    const int n = t->n_pes, r = t->my_pe;
+    const size_t len = count * elem_size;
+    const bool in_line = len <= SHMPI_LINE_DATA;
+    struct shmpi_slot_line *line;
+    char *area = own_area(t, in_line, &line);
+    memcpy(area, in, len);
+    const uint64_t s = t->shm.seq + 1;
+    for (int b = 1; b < tree_child_limit(r, n) && r + b < n; b <<= 1)
+        combine(area, area_of(t, r + b, s, in_line), count, elem_size, type, op);
+    arrive_with(t, line);
+    tree_broadcast(t, out, area, len, 0, true);
 }
 
 /* Small reductions and scans, through lines and scratch in pieces of one
  * area (one event each): every member contributes, and member i's dest
  * gets the combination of members 0 to upto - 1 (all of them for a
- * reduction; zero bytes when upto is 0). */
+ * reduction; zero bytes when upto is 0); a reduction (upto = N) with
+ * `tree` goes up and down the binomial tree instead (two events a piece). */
 static void reduce_pieces(const char *routine, struct shmpi_team *t, void *dest,
                           const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
-                          MPI_Op op, int upto)
+                          MPI_Op op, int upto, bool tree)
 {
     size_t nbytes = nelems * elem_size;
     /* A piece of dest must not overwrite source not yet copied: only
@@ -865,6 +1023,11 @@ static void reduce_pieces(const char *routine, struct shmpi_team *t, void *dest,
         size_t n = nelems - done < piece ? nelems - done : piece;
         char *out = (char *)dest + done * elem_size;
         size_t len = n * elem_size;
+        if (tree) {
+            tree_reduce_piece(t, out, (const char *)source + done * elem_size, n, elem_size,
+                              type, op);
+            continue;
+        }
         bool in_line = len <= SHMPI_LINE_DATA;
         struct shmpi_slot_line *line = in_line ? own_line(t) : NULL;
         char *area = in_line ? line->data : own_scratch(t);
@@ -906,7 +1069,8 @@ bool shmpi_shm_reduce(const char *routine, struct shmpi_team *t, void *dest, con
         reduce_sliced(routine, t, dest, source, nelems, elem_size, type, op);
         return true;
     }
-    reduce_pieces(routine, t, dest, source, nelems, elem_size, type, op, t->n_pes);
+    reduce_pieces(routine, t, dest, source, nelems, elem_size, type, op, t->n_pes,
+                  t->shm.tree_reduce);
     return true;
 }
 
@@ -932,7 +1096,7 @@ bool shmpi_shm_scan(const char *routine, struct shmpi_team *t, void *dest, const
             return false;
         _Alignas(64) char chunk[SHMPI_SLOT_SCRATCH];
         const size_t chunk_elems = sizeof chunk / elem_size;
-        wait_all(t, arrive(t));
+        team_barrier(t);
         if (upto == 0)
             memset(dest, 0, nbytes);
         for (size_t at = 0; upto > 0 && at < nelems; at += chunk_elems) {
@@ -945,6 +1109,6 @@ bool shmpi_shm_scan(const char *routine, struct shmpi_team *t, void *dest, const
         team_barrier(t); /* nobody reads this PE's source any more */
         return true;
     }
-    reduce_pieces(routine, t, dest, source, nelems, elem_size, type, op, upto);
+    reduce_pieces(routine, t, dest, source, nelems, elem_size, type, op, upto, false);
     return true;
 }

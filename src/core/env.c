@@ -38,6 +38,7 @@ enum {
     VAR_AMO_OPS,
     VAR_DEVICE_HEAP_SIZE,
     VAR_CUDA_LIBRARY,
+    VAR_TREE_MIN_PES,
 };
 
 static const struct env_var env_table[] = {
@@ -85,6 +86,11 @@ static const struct env_var env_table[] = {
      "suffixes; docs/device-heap.md); 0: none, and the CUDA driver is not loaded"},
     [VAR_CUDA_LIBRARY] = {"SHMPI_CUDA_LIBRARY", NULL, ENV_FLAG, "libcuda.so.1",
      "the CUDA driver library the device heap loads (a path, or a name for dlopen)"},
+    [VAR_TREE_MIN_PES] = {"SHMPI_TREE_MIN_PES", NULL, ENV_COUNT, "auto",
+     "N > 0: teams (and nodes) of N PEs or more run their shared-memory barrier, broadcasts "
+     "up to 2 KiB and reductions up to 4 KiB as log-depth trees, smaller ones flat; 0: always "
+     "flat; auto: flat when a machine runs more PEs than CPUs (each tree level then waits for "
+     "the scheduler), else trees for barriers from 4 PEs, broadcasts and reductions from 8"},
 };
 #define N_ENV_VARS (sizeof(env_table) / sizeof(env_table[0]))
 
@@ -157,6 +163,12 @@ void shmpi_env_read(void)
                        ? -1
                        : count_value(VAR_POLL_US, -1, 100000000, "valid",
                                      "auto or microseconds from 0 to 100000000");
+
+    value = env_lookup(&env_table[VAR_TREE_MIN_PES]);
+    env->tree_min_pes = !value || strcmp(value, "auto") == 0
+                            ? -1
+                            : count_value(VAR_TREE_MIN_PES, -1, 1 << 30, "valid",
+                                          "auto or a number of PEs; 0 = never");
 
     value = env_lookup(&env_table[VAR_AMO_OPS]);
     env->amo_ops_text = value ? value : "any";

@@ -17,12 +17,18 @@ void shmpi_heap_setup(void)
         shmpi_heap_alloc(&shmpi_g.heap, SHMPI_HEAP_RESERVED, _Alignof(struct shmpi_reserved),
                          &reserved_off))
         shmpi_abort("shmem_init", "out of memory for the heap's bookkeeping");
-    /* Only the teams' counters start at zero here (the node leader sets up
-     * the node barrier, barrier.c); scratch is written before it is read, so
-     * its pages (most of the block) are not touched until a team uses them. */
+    /* Only the teams' counters and the barriers' round flags start at zero
+     * here (the node leader sets up the rest of the node barrier,
+     * barrier.c); scratch is written before it is read, so its pages (most
+     * of the block) are not touched until a team uses them. */
     struct shmpi_reserved *reserved = (struct shmpi_reserved *)(seg->base + reserved_off);
-    for (int slot = 0; slot < SHMPI_TEAM_SLOTS; slot++)
+    for (int slot = 0; slot < SHMPI_TEAM_SLOTS; slot++) {
         atomic_init(&reserved->team[slot].seq, 0);
+        for (int k = 0; k < SHMPI_BARRIER_ROUNDS; k++)
+            atomic_init(&reserved->team[slot].round[k].event, 0);
+    }
+    for (int k = 0; k < SHMPI_BARRIER_ROUNDS; k++)
+        atomic_init(&reserved->node_barrier.round[k].event, 0);
     /* shmem_align can honour, symmetrically, any alignment that every PE's
      * heap base has: the lowest set bit of the OR of all bases (from the start-up
      * cards; window.c aligns each base to the largest power of two not above the heap

@@ -85,6 +85,7 @@ struct shmpi_env {
     int yield_waits;       /* SHMPI_YIELD_WAITS: -1 auto (when crowded), 0, 1 */
     long finalize_grace_ms; /* SHMPI_FINALIZE_GRACE_MS (src/core/runtime.c) */
     long poll_us;          /* SHMPI_POLL_US: -1 auto (src/core/progress.c) */
+    long tree_min_pes;     /* SHMPI_TREE_MIN_PES: -1 auto, 0 never (coll_shm.c) */
     unsigned amo_ops;      /* SHMPI_AMO_OPS: bit 1 << op for each enum shmpi_amo_op the
                               program's AMO routines may use (src/core/amo_ops.c) */
     const char *amo_ops_text; /* its text, for messages */
@@ -239,9 +240,18 @@ void shmpi_barrier_all(void);
  * areas of 2 KiB in 32 slots: 2 MiB per PE, of which only the pages of
  * slots in use are ever touched. */
 #define SHMPI_SLOT_SCRATCH 2048
-struct shmpi_node_barrier {         /* barrier.c; used in the node leader's only */
-    _Alignas(64) atomic_uint arrived; /* own cache lines: arrivals do not disturb */
-    _Alignas(64) atomic_uint generation; /* the waiters' polling */
+/* Dissemination barriers (coll_shm.c): in round k a PE stores the event
+ * number in its flag k, which the PE 2^k after it polls; a flag per cache
+ * line, so a PE's next round does not disturb a reader of the last.
+ * 16 rounds serve up to 65536 PEs. */
+#define SHMPI_BARRIER_ROUNDS 16
+struct shmpi_round_flag {
+    _Alignas(64) atomic_uint_least64_t event;
+};
+struct shmpi_node_barrier {         /* barrier.c */
+    _Alignas(64) atomic_uint arrived; /* flat: the leader's only; own cache lines, so */
+    _Alignas(64) atomic_uint generation; /* arrivals do not disturb the waiters' polling */
+    struct shmpi_round_flag round[SHMPI_BARRIER_ROUNDS]; /* dissemination: every PE's */
 };
 #define SHMPI_LINE_DATA 56
 struct shmpi_slot_line {            /* up to SHMPI_LINE_DATA bytes of an event and its */
@@ -250,6 +260,7 @@ struct shmpi_slot_line {            /* up to SHMPI_LINE_DATA bytes of an event a
 };
 struct shmpi_team_slot {
     _Alignas(64) atomic_uint_least64_t seq; /* the last event its owner arrived at */
+    struct shmpi_round_flag round[SHMPI_BARRIER_ROUNDS]; /* tree barrier */
     struct shmpi_slot_line line[SHMPI_SLOT_RING];
     _Alignas(64) char scratch[SHMPI_SLOT_RING][SHMPI_SLOT_SCRATCH];
 };

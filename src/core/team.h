@@ -24,6 +24,9 @@ struct shmpi_team_shm {
     uint64_t seq;            /* the last event this member arrived at */
     uint64_t all_arrived;    /* every member was seen at this event or later */
     struct shmpi_team_slot **member_slot; /* [n_pes]: each member's slot, mapped here */
+    bool tree_barrier;       /* barriers by dissemination, not by reading every counter */
+    bool tree_bcast;         /* small broadcasts down a binomial tree */
+    bool tree_reduce;        /* small reductions up and down a binomial tree */
 };
 
 struct shmpi_team {
