@@ -43,6 +43,7 @@ static inline bool shmpi_team_has_shm(const struct shmpi_team *t)
 static inline struct shmpi_group shmpi_team_group(const char *routine, shmem_team_t handle)
 {
     shmpi_check_ready(routine);
+    shmpi_depart_routine = routine;
     struct shmpi_team *team = shmpi_team_get(routine, handle);
     return (struct shmpi_group){team->comm, team->my_pe, team->n_pes, team};
 }
@@ -69,6 +70,7 @@ static SHMPI_ALWAYS_INLINE struct shmpi_group shmpi_aset_group_inline(const char
 {
     if (SHMPI_LIKELY(start == 0 && log_stride == 0 && size == shmpi_g.n_pes && size > 0)) {
         shmpi_check_ready(routine);
+        shmpi_depart_routine = routine;
         return (struct shmpi_group){shmpi_g.team_world.comm, shmpi_g.my_pe, size,
                                     &shmpi_g.team_world};
     }

@@ -160,9 +160,21 @@ static uint64_t arrive(struct shmpi_team *t)
 }
 
 /* Waits until member pe has arrived at event s; returns the event it is at. */
+/* Set while the world team's barrier runs: shmem_finalize's barrier is
+ * that one too, so only a PE past it counts as left (depart.c). */
+static _Thread_local bool world_syncing;
+
+/* A wait for member pe of t. */
+static struct shmpi_waiter waiter_for(const struct shmpi_team *t, int pe)
+{
+    return (struct shmpi_waiter){.needs = SHMPI_NEEDS_PE,
+                                 .pe = world_of(t, pe),
+                                 .finalize_may_meet = world_syncing};
+}
+
 static uint64_t wait_for(const struct shmpi_team *t, int pe, uint64_t s)
 {
-    struct shmpi_waiter waiter = {0};
+    struct shmpi_waiter waiter = waiter_for(t, pe);
     uint64_t at;
     while ((at = atomic_load_explicit(&t->shm.member_slot[pe]->seq, memory_order_acquire)) < s)
         shmpi_backoff(&waiter);
@@ -243,7 +255,7 @@ static uint64_t arrive_stamped(struct shmpi_team *t, struct shmpi_slot_line *lin
 static const char *stamped_data(const struct shmpi_team *t, int pe, uint64_t s)
 {
     struct shmpi_slot_line *line = line_of(t, pe, s);
-    struct shmpi_waiter waiter = {0};
+    struct shmpi_waiter waiter = waiter_for(t, pe);
     while (atomic_load_explicit(&line->stamp, memory_order_acquire) < s)
         shmpi_backoff(&waiter);
     return line->data;
@@ -284,7 +296,9 @@ bool shmpi_shm_sync(struct shmpi_team *t)
 {
     if (!shmpi_team_has_shm(t))
         return false;
+    world_syncing = t == &shmpi_g.team_world;
     team_barrier(t);
+    world_syncing = false;
     return true;
 }
 

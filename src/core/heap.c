@@ -131,7 +131,7 @@ void *shmpi_malloc(const char *routine, size_t size, size_t align, bool zero)
             memset(ptr, 0, size);
     } else
         explain_full(routine, size);
-    shmpi_barrier_all();
+    shmpi_barrier_all(routine);
     return ptr;
 }
 
@@ -161,7 +161,7 @@ void shmpi_free(const char *routine, void *ptr)
         return;
     size_t off = block_offset(routine, ptr);
     check_same_everywhere(routine, "the heap offset of ptr", off);
-    shmpi_barrier_all();
+    shmpi_barrier_all(routine);
     shmpi_heap_free(&shmpi_g.heap, off);
 }
 
@@ -184,13 +184,13 @@ void *shmpi_realloc(const char *routine, void *ptr, size_t size)
                    "pointer %p was not returned by shmem_malloc/shmem_align/shmem_realloc (or "
                    "was already freed); returning NULL",
                    ptr);
-        shmpi_barrier_all();
-        shmpi_barrier_all();
+        shmpi_barrier_all(routine);
+        shmpi_barrier_all(routine);
         return NULL;
     }
     size_t old_size = shmpi_heap_block_size(&shmpi_g.heap, off);
     check_same_everywhere(routine, "size", size);
-    shmpi_barrier_all(); /* nobody may still be using the old block */
+    shmpi_barrier_all(routine); /* nobody may still be using the old block */
     size_t new_off;
     void *result = NULL;
     if (shmpi_heap_realloc(&shmpi_g.heap, off, size, &new_off) == 0) {
@@ -202,6 +202,6 @@ void *shmpi_realloc(const char *routine, void *ptr, size_t size)
     } else {
         explain_full(routine, size);
     }
-    shmpi_barrier_all();
+    shmpi_barrier_all(routine);
     return result;
 }

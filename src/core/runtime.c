@@ -211,10 +211,11 @@ int shmpi_init(const char *routine, int requested)
     shmpi_progress_init();         /* polling follows crowding and mapping */
     shmpi_teams_init();            /* its collectives wait as set above; slots are reserved */
     shmpi_ctx_init();              /* after the world team, the default context's team */
+    shmpi_depart_init();           /* its communicator; exit paths armed once */
     print_banner();                /* once every setting SHMEM_INFO prints is decided */
     shmpi_progress_thread_start(); /* last: it calls MPI on everything made above */
     atomic_store(&shmpi_g.init_state, SHMPI_STATE_READY);
-    shmpi_barrier_comm(shmpi_g.comm); /* no PE returns before every PE can be a target */
+    shmpi_barrier_comm(shmpi_g.comm, NULL); /* no PE returns before every PE can be a target */
     return shmpi_g.thread_level;
 }
 
@@ -305,7 +306,9 @@ void shmpi_finalize(void)
     if (--shmpi_g.init_count > 0)
         return; /* an earlier init is still open */
     /* Each step undoes init's while what it needs still exists. */
-    shmpi_barrier_all();            /* first: all operations complete before anything goes */
+    shmpi_depart_phase(1);          /* its waits tell the others if they last (depart.c) */
+    shmpi_barrier_all("shmem_finalize"); /* all operations complete before anything goes */
+    shmpi_depart_finalize();        /* every PE is in finalize: none waits in a collective */
     shmpi_progress_thread_stop();   /* before the window and teams it calls MPI on go */
     shmpi_teams_fini();             /* while the window exists: it quiets open contexts */
     shmpi_barrier_fini();           /* before the segments its node barrier lives in */
