@@ -46,6 +46,9 @@ case "$prog" in
     if [ $status -eq 0 ] || [ $status -eq 124 ] || [ $status -eq 137 ]; then
         echo "run-spmd: FAIL: exit status $status, want a failed job"; exit 1
     fi
+    if printf '%s\n' "$out" | grep -q '^FAIL'; then
+        echo "run-spmd: FAIL: the program reported a failure"; exit 1
+    fi
     if [ -z "$regex" ] || ! printf '%s\n' "$out" | grep -v '^expect failure: ' | grep -Eq "$regex"; then
         echo "run-spmd: FAIL: no line matching: $regex"; exit 1
     fi
