@@ -99,7 +99,8 @@ static void explain_full(const char *routine, size_t size)
                    "SHMEM_SYMMETRIC_SIZE=%zum)",
                    size, shmpi_g.heap.size, shmpi_g.heap.used_bytes,
                    shmpi_heap_largest_free(&shmpi_g.heap),
-                   ((shmpi_g.heap.size + size) >> 20) * 2 + 1);
+                   /* in MiB first: a huge size must not wrap around */
+                   ((shmpi_g.heap.size >> 20) + (size >> 20) + 1) * 2 + 1);
 }
 
 static void refuse_align(const char *routine, size_t align, const char *what)
@@ -124,7 +125,12 @@ void *shmpi_malloc(const char *routine, size_t size, size_t align, bool zero)
     if (align & (align - 1))
         refuse_align(routine, align, "is not a power of two");
     else if (align > shmpi_g.heap_align)
-        refuse_align(routine, align, "is larger than the symmetric heap");
+        refuse_align(routine, align,
+                     align > shmpi_g.seg[SHMPI_SEG_HEAP].size
+                         ? "is larger than the symmetric heap"
+                         : "is larger than the alignment every PE's heap base has (shared-"
+                           "memory heaps guarantee up to 16 MiB, a larger one where the "
+                           "bases happen to allow it)");
     else if (shmpi_heap_alloc(&shmpi_g.heap, size, align, &off) == 0) {
         ptr = heap_addr(off);
         if (zero) /* before the barrier: no PE may write into it earlier */
