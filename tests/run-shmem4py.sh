@@ -1,7 +1,8 @@
 #!/bin/sh
 # Python through shmem4py: builds the shmem4py snapshot against an installed
 # shmpi, runs its test suite on 1, 2 and 4 PEs and its demo programs on 4
-# PEs, each under a timeout, and prints the counts of each suite run.
+# PEs, each under a timeout, and prints the counts of each suite run; then
+# checks that one PE's uncaught exception ends the job at 2, 4 and 8 PEs.
 #
 #   tests/run-shmem4py.sh [PREFIX] [TARBALL]
 #
@@ -88,5 +89,40 @@ for demo in demo/*.py demo/api/*.py; do
 done
 echo "shmem4py demos on 4 PEs: $ran run, $bad failed"
 [ "$bad" -eq 0 ] || failed=$((failed + 1))
+
+# ---- One PE's uncaught exception ends the job ----------------------------------------
+# The last PE raises after allocating a symmetric array while the others go
+# on into barriers: the job must end with the traceback and shmpi's line
+# naming the PE that left, within 5 s of the exception (docs/design.md,
+# "A PE that leaves early").
+cat > "$work/uncaught.py" <<'PY'
+import time
+from shmem4py import shmem
+me, n = shmem.my_pe(), shmem.n_pes()
+a = shmem.zeros(4, dtype='i')
+shmem.barrier_all()
+if me == n - 1:
+    print("departs at %d" % int(time.time() * 1000), flush=True)
+    raise RuntimeError("PE %d fails on purpose" % me)
+for i in range(4):
+    shmem.barrier_all()
+PY
+for np in 2 4 8; do
+    timeout -k 10 60 "$prefix/bin/oshrun" -n "$np" "$python" -u "$work/uncaught.py" \
+        > "$work/uncaught.log" 2>&1
+    status=$?
+    end=$(date +%s%3N)
+    departs=$(sed -n 's/^departs at \([0-9]*\)$/\1/p' "$work/uncaught.log" | head -1)
+    took=$((end - ${departs:-0}))
+    if [ "$status" -eq 0 ] || [ "$status" -eq 124 ] || [ "$status" -eq 137 ] ||
+        [ -z "$departs" ] || [ "$took" -gt 5000 ] ||
+        ! grep -q "^RuntimeError: PE $((np - 1)) fails on purpose" "$work/uncaught.log" ||
+        ! grep -q "PE $((np - 1)) left the job" "$work/uncaught.log"; then
+        echo "shmem4py uncaught exception on $np PEs: FAIL (exit $status, ended ${took} ms after it)"
+        tail -20 "$work/uncaught.log"; failed=$((failed + 1))
+    else
+        echo "shmem4py uncaught exception on $np PEs: the job ended ${took} ms after it (exit $status)"
+    fi
+done
 cd "$top"
 [ "$failed" -eq 0 ]

@@ -27,6 +27,39 @@ else
     set -- "${MPIEXEC:-mpiexec}" -n "$np" $wrapper "$prog" $args
 fi
 echo "running: $* (timeout ${limit}s)"
+# A program named *_fails must end the job with a failure: it prints
+# "expect failure: REGEX" first, the failing PE's line must match REGEX,
+# and the job must end within 5 s (10 s under SHMPI_TEST_LAUNCHER, across
+# nodes) of the time it prints as "departs at MS" (milliseconds since
+# 1970).  Exit 77 (skipped) passes through.
+case "$prog" in
+*_fails)
+    out=$("${TIMEOUT:-timeout}" -k 10 "$limit" "$@" 2>&1)
+    status=$?
+    end=$(date +%s%3N)
+    printf '%s\n' "$out"
+    [ $status -eq 77 ] && exit 77
+    regex=$(printf '%s\n' "$out" | sed -n 's/^expect failure: //p' | head -1)
+    departs=$(printf '%s\n' "$out" | sed -n 's/^departs at \([0-9]*\)$/\1/p' | head -1)
+    within=5000
+    [ -n "$SHMPI_TEST_LAUNCHER" ] && within=10000
+    if [ $status -eq 0 ] || [ $status -eq 124 ] || [ $status -eq 137 ]; then
+        echo "run-spmd: FAIL: exit status $status, want a failed job"; exit 1
+    fi
+    if printf '%s\n' "$out" | grep -q '^FAIL'; then
+        echo "run-spmd: FAIL: the program reported a failure"; exit 1
+    fi
+    if [ -z "$regex" ] || ! printf '%s\n' "$out" | grep -v '^expect failure: ' | grep -Eq "$regex"; then
+        echo "run-spmd: FAIL: no line matching: $regex"; exit 1
+    fi
+    if [ -z "$departs" ] || [ $((end - departs)) -gt $within ]; then
+        echo "run-spmd: FAIL: the job ended $((end - ${departs:-0})) ms after the departure (at most $within)"
+        exit 1
+    fi
+    echo "run-spmd: the job failed as expected, $((end - departs)) ms after the departure"
+    exit 0
+    ;;
+esac
 if [ -n "$TIMEOUT" ] || command -v timeout >/dev/null 2>&1; then
     "${TIMEOUT:-timeout}" -k 10 "$limit" "$@"
 else

@@ -11,7 +11,7 @@
 void shmem_barrier_all(void)
 {
     shmpi_check_ready(__func__);
-    shmpi_barrier_all();
+    shmpi_barrier_all(__func__);
 }
 
 void shmem_sync_all(void)

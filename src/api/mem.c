@@ -18,7 +18,17 @@ void *shmem_malloc_with_hints(size_t size, long hints)
 
 void *shmem_calloc(size_t count, size_t size)
 {
-    size_t bytes = shmpi_bytes(__func__, count, size);
+    size_t bytes;
+    if (__builtin_mul_overflow(count, size, &bytes)) {
+        /* More than memory can hold: NULL (spec), after the barrier every
+         * allocation has. */
+        shmpi_check_ready(__func__);
+        if (shmpi_g.my_pe == 0)
+            shmpi_warn(__func__, "count %zu times size %zu overflows size_t; returning NULL",
+                       count, size);
+        shmpi_barrier_all(__func__);
+        return NULL;
+    }
     return shmpi_malloc(__func__, bytes, 0, true);
 }
 

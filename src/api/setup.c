@@ -25,6 +25,11 @@ int shmem_init_thread(int requested, int *provided)
 void start_pes(int npes)
 {
     (void)npes; /* ignored since OpenSHMEM 1.2: the launcher decides */
+    /* Legacy programs call start_pes again once initialized and finalize
+     * once or never: a repeated start_pes opens no nested init (which would
+     * leave the program's one shmem_finalize without effect). */
+    if (atomic_load(&shmpi_g.init_state) == SHMPI_STATE_READY)
+        return;
     shmpi_init(__func__, SHMEM_THREAD_SINGLE);
 }
 

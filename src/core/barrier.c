@@ -105,51 +105,61 @@ void shmpi_barrier_fini(void)
 
 /* A barrier over comm: MPI_Barrier with a CPU for every PE, else
  * MPI_Ibarrier, spun on for up to spin_ns, then waited for while yielding. */
-static void barrier_spin(MPI_Comm comm, uint64_t spin_ns)
+static void barrier_spin(MPI_Comm comm, uint64_t spin_ns, const struct shmpi_waiter *needing)
 {
-    if (!shmpi_job_crowded()) {
+    /* shmem_finalize's barrier polls in any case: a PE that waits there
+     * notices PEs that left (depart.c) and tells the others if it lasts. */
+    if (!shmpi_job_crowded() && !shmpi_g.finalize_phase) {
         MPI_Barrier(comm);
         return;
     }
     MPI_Request req;
     MPI_Ibarrier(comm, &req);
-    shmpi_wait_barrier(&req, spin_ns);
+    shmpi_wait_barrier(&req, shmpi_job_crowded() ? spin_ns : LEADERS_SPIN_NS, needing);
 }
 
-void shmpi_barrier_comm(MPI_Comm comm)
+void shmpi_barrier_comm(MPI_Comm comm, const struct shmpi_waiter *needing)
 {
-    barrier_spin(comm, 0);
+    barrier_spin(comm, 0, needing);
 }
 
-void shmpi_sync_world(void)
+/* A wait of the barrier over all PEs: it needs them all, and shmem_finalize's
+ * own barrier may be what completes it. */
+static const struct shmpi_waiter world_barrier_waiter = {
+    .needs = SHMPI_NEEDS_TEAM, .finalize_may_meet = true};
+
+void shmpi_sync_world(const char *routine)
 {
+    shmpi_depart_routine = routine;
     /* One node, all mapped: the world team's event barrier (coll_shm.c),
      * which needs no leader to release the others, and is faster for it
      * (benchmarks/RESULTS.md, "Measurements behind design constants"). */
     if (shmpi_shm_sync(&shmpi_g.team_world))
         return;
     if (!node_barrier) {
-        shmpi_barrier_comm(shmpi_g.team_world.comm);
+        shmpi_barrier_comm(shmpi_g.team_world.comm, &world_barrier_waiter);
         return;
     }
     if (node_rounds > 0) {
         /* All of the node arrived; the leaders meet; all of the node learns. */
-        shmpi_dissemination(node_flags, node_from, node_rounds, ++node_event);
+        shmpi_dissemination(node_flags, node_from, node_rounds, ++node_event,
+                            &world_barrier_waiter);
         if (!several_nodes)
             return;
         if (leaders != MPI_COMM_NULL)
-            barrier_spin(leaders, leaders_spin_ns);
-        shmpi_dissemination(node_flags, node_from, node_rounds, ++node_event);
+            barrier_spin(leaders, leaders_spin_ns, &world_barrier_waiter);
+        shmpi_dissemination(node_flags, node_from, node_rounds, ++node_event,
+                            &world_barrier_waiter);
         return;
     }
-    struct shmpi_waiter waiter = {0};
+    struct shmpi_waiter waiter = world_barrier_waiter;
     unsigned generation = atomic_load_explicit(&node_barrier->generation, memory_order_acquire);
     if (node_rank == 0) {
         while (atomic_load_explicit(&node_barrier->arrived, memory_order_acquire) !=
                (unsigned)node_size - 1)
             shmpi_backoff(&waiter);
         if (leaders != MPI_COMM_NULL)
-            barrier_spin(leaders, leaders_spin_ns);
+            barrier_spin(leaders, leaders_spin_ns, &world_barrier_waiter);
         atomic_store_explicit(&node_barrier->arrived, 0, memory_order_relaxed);
         atomic_store_explicit(&node_barrier->generation, generation + 1, memory_order_release);
     } else {
@@ -160,8 +170,8 @@ void shmpi_sync_world(void)
     }
 }
 
-void shmpi_barrier_all(void)
+void shmpi_barrier_all(const char *routine)
 {
     shmpi_quiet_all();
-    shmpi_sync_world();
+    shmpi_sync_world(routine);
 }

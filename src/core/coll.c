@@ -41,6 +41,13 @@ typedef int displ_t;
 #define LARGE(f) f
 #endif
 
+/* Waits for a collective's request; a member that left ends the job. */
+static void coll_wait(const struct shmpi_group *g, MPI_Request *req)
+{
+    struct shmpi_waiter needing = {.needs = SHMPI_NEEDS_TEAM, .team = g->team};
+    shmpi_wait_request_needing(req, &needing);
+}
+
 /* One collective in the form chosen above: BLOCKING(args...) or
  * NONBLOCKING(args..., &request) and a yielding wait. */
 #define COLL_RUN(BLOCKING, NONBLOCKING, ...)                                                  \
@@ -48,7 +55,7 @@ typedef int displ_t;
         if (shmpi_team_crowded(g->team)) {                                                         \
             MPI_Request coll_req_;                                                            \
             NONBLOCKING(__VA_ARGS__, &coll_req_);                                             \
-            shmpi_wait_request(&coll_req_);                                                   \
+            coll_wait(g, &coll_req_);                                                         \
         } else {                                                                              \
             BLOCKING(__VA_ARGS__);                                                            \
         }                                                                                     \
@@ -83,7 +90,7 @@ typedef int displ_t;
         if (shmpi_team_crowded(g->team)) {                                                         \
             MPI_Request coll_req_;                                                            \
             CALL_N(N, NONBLOCKING, __VA_ARGS__, &coll_req_);                                  \
-            shmpi_wait_request(&coll_req_);                                                   \
+            coll_wait(g, &coll_req_);                                                         \
         } else {                                                                              \
             CALL_N(N, BLOCKING, __VA_ARGS__);                                                 \
         }                                                                                     \
@@ -143,10 +150,12 @@ int shmpi_coll_sync(const struct shmpi_group *g)
 {
     /* Stores made before (also into peers' memory) are visible after. */
     atomic_thread_fence(memory_order_seq_cst);
-    if (g->comm == shmpi_g.team_world.comm)
-        shmpi_sync_world(); /* meets in shared memory within each node */
-    else if (!shmpi_shm_sync(g->team))
-        shmpi_barrier_comm(g->comm);
+    if (g->comm == shmpi_g.team_world.comm) {
+        shmpi_sync_world(shmpi_depart_routine); /* meets in shared memory within each node */
+    } else if (!shmpi_shm_sync(g->team)) {
+        struct shmpi_waiter needing = {.needs = SHMPI_NEEDS_TEAM, .team = g->team};
+        shmpi_barrier_comm(g->comm, &needing);
+    }
     return 0;
 }
 
@@ -188,7 +197,7 @@ int shmpi_coll_broadcast_any(const char *routine, const struct shmpi_group *g, v
         CALL_N(count, MPI_Ibcast, buf, n_, MPI_BYTE, root, g->comm, &req);
         if (copy_after)
             memcpy(dest, source, nbytes); /* MPI may read source meanwhile */
-        shmpi_wait_request(&req);
+        coll_wait(g, &req);
     } else {
         CALL_N(count, MPI_Bcast, buf, n_, MPI_BYTE, root, g->comm);
         if (copy_after)

@@ -61,6 +61,7 @@ static inline bool shmpi_team_has_shm(const struct shmpi_team *t)
 static inline struct shmpi_group shmpi_team_group(const char *routine, shmem_team_t handle)
 {
     shmpi_check_ready(routine);
+    shmpi_depart_routine = routine;
     struct shmpi_team *team = shmpi_team_get(routine, handle);
     return (struct shmpi_group){team->comm, team->my_pe, team->n_pes, team};
 }
@@ -87,6 +88,7 @@ static SHMPI_ALWAYS_INLINE struct shmpi_group shmpi_aset_group_inline(const char
 {
     if (SHMPI_LIKELY(start == 0 && log_stride == 0 && size == shmpi_g.n_pes && size > 0)) {
         shmpi_check_ready(routine);
+        shmpi_depart_routine = routine;
         return (struct shmpi_group){shmpi_g.team_world.comm, shmpi_g.my_pe, size,
                                     &shmpi_g.team_world};
     }
@@ -224,9 +226,10 @@ int shmpi_tree_min_pes(enum shmpi_tree_form form, bool crowded);
 int shmpi_barrier_rounds(int n);
 /* A dissemination barrier at `event` (larger than at any earlier one):
  * in round k this PE stores event in mine[k], then waits until from[k]
- * (the flag k of the PE 2^k before it, cyclically) holds it or more. */
+ * (the flag k of the PE 2^k before it, cyclically) holds it or more.  Its
+ * waits start as `needing` (whom they need, depart.c). */
 void shmpi_dissemination(struct shmpi_round_flag *mine, struct shmpi_round_flag *const from[],
-                         int rounds, uint64_t event);
+                         int rounds, uint64_t event, const struct shmpi_waiter *needing);
 bool shmpi_shm_broadcast(const char *routine, struct shmpi_team *team, void *dest,
                          const void *source, size_t nbytes, int root, bool root_dest);
 bool shmpi_shm_collect(const char *routine, struct shmpi_team *team, void *dest,

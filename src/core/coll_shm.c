@@ -195,9 +195,21 @@ static uint64_t arrive(struct shmpi_team *t)
 }
 
 /* Waits until member pe has arrived at event s; returns the event it is at. */
+/* Set while the world team's barrier runs: shmem_finalize's barrier is
+ * that one too, so only a PE past it counts as left (depart.c). */
+static _Thread_local bool world_syncing;
+
+/* A wait for member pe of t. */
+static struct shmpi_waiter waiter_for(const struct shmpi_team *t, int pe)
+{
+    return (struct shmpi_waiter){.needs = SHMPI_NEEDS_PE,
+                                 .pe = world_of(t, pe),
+                                 .finalize_may_meet = world_syncing};
+}
+
 static uint64_t wait_for(const struct shmpi_team *t, int pe, uint64_t s)
 {
-    struct shmpi_waiter waiter = {0};
+    struct shmpi_waiter waiter = waiter_for(t, pe);
     uint64_t at;
     while ((at = atomic_load_explicit(&t->shm.member_slot[pe]->seq, memory_order_acquire)) < s)
         shmpi_backoff(&waiter);
@@ -230,11 +242,11 @@ int shmpi_barrier_rounds(int n)
 }
 
 void shmpi_dissemination(struct shmpi_round_flag *mine, struct shmpi_round_flag *const from[],
-                         int rounds, uint64_t event)
+                         int rounds, uint64_t event, const struct shmpi_waiter *needing)
 {
     for (int k = 0; k < rounds; k++) {
         atomic_store_explicit(&mine[k].event, event, memory_order_release);
-        struct shmpi_waiter waiter = {0};
+        struct shmpi_waiter waiter = *needing;
         while (atomic_load_explicit(&from[k]->event, memory_order_acquire) < event)
             shmpi_backoff(&waiter);
     }
@@ -255,7 +267,9 @@ static void team_barrier(struct shmpi_team *t)
     struct shmpi_round_flag *from[SHMPI_BARRIER_ROUNDS];
     for (int k = 0; k < rounds; k++) /* 2^k < n */
         from[k] = &t->shm.member_slot[(me + n - (1 << k)) % n]->round[k];
-    shmpi_dissemination(t->shm.member_slot[me]->round, from, rounds, s);
+    const struct shmpi_waiter needing = {.needs = SHMPI_NEEDS_TEAM, .team = t,
+                                         .finalize_may_meet = world_syncing};
+    shmpi_dissemination(t->shm.member_slot[me]->round, from, rounds, s, &needing);
     if (t->shm.all_arrived < s)
         t->shm.all_arrived = s;
 }
@@ -312,7 +326,7 @@ static uint64_t arrive_stamped(struct shmpi_team *t, struct shmpi_slot_line *lin
 static const char *stamped_data(const struct shmpi_team *t, int pe, uint64_t s)
 {
     struct shmpi_slot_line *line = line_of(t, pe, s);
-    struct shmpi_waiter waiter = {0};
+    struct shmpi_waiter waiter = waiter_for(t, pe);
     while (atomic_load_explicit(&line->stamp, memory_order_acquire) < s)
         shmpi_backoff(&waiter);
     return line->data;
@@ -423,7 +437,9 @@ bool shmpi_shm_sync(struct shmpi_team *t)
 {
     if (!shmpi_team_has_shm(t))
         return false;
+    world_syncing = t == &shmpi_g.team_world;
     team_barrier(t);
+    world_syncing = false;
     return true;
 }
 

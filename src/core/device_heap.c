@@ -129,7 +129,7 @@ void shmpi_device_heap_fini(void)
                              shmpi_cuda.ipc_close_mem_handle(
                                  (CUdeviceptr)(uintptr_t)shmpi_device.peer[pe]));
     /* Every peer has closed its mapping of this heap before it goes. */
-    shmpi_barrier_comm(shmpi_g.comm);
+    shmpi_barrier_comm(shmpi_g.comm, NULL);
     shmpi_cuda_check(routine, "cuMemFree",
                      shmpi_cuda.mem_free((CUdeviceptr)(uintptr_t)shmpi_device.base));
     shmpi_cuda_check(routine, "cuStreamDestroy", shmpi_cuda.stream_destroy(device_stream));
@@ -298,7 +298,7 @@ void *shmpi_device_malloc(const char *routine, size_t size, bool zero)
                    size, shmpi_device.alloc.size - shmpi_device.alloc.used_bytes,
                    shmpi_device.alloc.size);
     }
-    shmpi_barrier_all();
+    shmpi_barrier_all(routine);
     return ptr;
 }
 
@@ -314,6 +314,6 @@ void shmpi_device_free(const char *routine, void *ptr)
                     "shmemx_device_calloc (or was already freed)",
                     ptr);
     same_everywhere(routine, "the device heap offset of ptr", off);
-    shmpi_barrier_all();
+    shmpi_barrier_all(routine);
     shmpi_heap_free(&shmpi_device.alloc, off);
 }

@@ -106,7 +106,8 @@ static void explain_full(const char *routine, size_t size)
                    "SHMEM_SYMMETRIC_SIZE=%zum)",
                    size, shmpi_g.heap.size, shmpi_g.heap.used_bytes,
                    shmpi_heap_largest_free(&shmpi_g.heap),
-                   ((shmpi_g.heap.size + size) >> 20) * 2 + 1);
+                   /* in MiB first: a huge size must not wrap around */
+                   ((shmpi_g.heap.size >> 20) + (size >> 20) + 1) * 2 + 1);
 }
 
 static void refuse_align(const char *routine, size_t align, const char *what)
@@ -131,14 +132,19 @@ void *shmpi_malloc(const char *routine, size_t size, size_t align, bool zero)
     if (align & (align - 1))
         refuse_align(routine, align, "is not a power of two");
     else if (align > shmpi_g.heap_align)
-        refuse_align(routine, align, "is larger than the symmetric heap");
+        refuse_align(routine, align,
+                     align > shmpi_g.seg[SHMPI_SEG_HEAP].size
+                         ? "is larger than the symmetric heap"
+                         : "is larger than the alignment every PE's heap base has (shared-"
+                           "memory heaps guarantee up to 16 MiB, a larger one where the "
+                           "bases happen to allow it)");
     else if (shmpi_heap_alloc(&shmpi_g.heap, size, align, &off) == 0) {
         ptr = heap_addr(off);
         if (zero) /* before the barrier: no PE may write into it earlier */
             memset(ptr, 0, size);
     } else
         explain_full(routine, size);
-    shmpi_barrier_all();
+    shmpi_barrier_all(routine);
     return ptr;
 }
 
@@ -168,7 +174,7 @@ void shmpi_free(const char *routine, void *ptr)
         return;
     size_t off = block_offset(routine, ptr);
     check_same_everywhere(routine, "the heap offset of ptr", off);
-    shmpi_barrier_all();
+    shmpi_barrier_all(routine);
     shmpi_heap_free(&shmpi_g.heap, off);
 }
 
@@ -191,13 +197,13 @@ void *shmpi_realloc(const char *routine, void *ptr, size_t size)
                    "pointer %p was not returned by shmem_malloc/shmem_align/shmem_realloc (or "
                    "was already freed); returning NULL",
                    ptr);
-        shmpi_barrier_all();
-        shmpi_barrier_all();
+        shmpi_barrier_all(routine);
+        shmpi_barrier_all(routine);
         return NULL;
     }
     size_t old_size = shmpi_heap_block_size(&shmpi_g.heap, off);
     check_same_everywhere(routine, "size", size);
-    shmpi_barrier_all(); /* nobody may still be using the old block */
+    shmpi_barrier_all(routine); /* nobody may still be using the old block */
     size_t new_off;
     void *result = NULL;
     if (shmpi_heap_realloc(&shmpi_g.heap, off, size, &new_off) == 0) {
@@ -209,6 +215,6 @@ void *shmpi_realloc(const char *routine, void *ptr, size_t size)
     } else {
         explain_full(routine, size);
     }
-    shmpi_barrier_all();
+    shmpi_barrier_all(routine);
     return result;
 }

@@ -34,9 +34,13 @@
 void shmpi_progress(void)
 {
     int flag;
+    MPI_Status status;
     /* Any entry into the progress engine processes incoming RMA; probing a
-     * private communicator that never carries messages is the cheapest. */
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, shmpi_g.comm, &flag, MPI_STATUS_IGNORE);
+     * private communicator is the cheapest.  Its only messages are the
+     * notices of PEs that leave (depart.c). */
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, shmpi_g.comm, &flag, &status);
+    if (SHMPI_UNLIKELY(flag))
+        shmpi_depart_message(&status);
     /* A PE that waits or polls completes its own deferred AMOs: what it
      * waits for may depend on them. */
     shmpi_amo_drain(false);
@@ -98,6 +102,11 @@ void shmpi_backoff(struct shmpi_waiter *w)
         return;
     }
     shmpi_progress();
+    if (SHMPI_UNLIKELY(shmpi_g.finalize_phase))
+        shmpi_depart_finalizing();
+    if (SHMPI_UNLIKELY(atomic_load_explicit(&shmpi_g.departures_heard, memory_order_relaxed)) &&
+        w->needs != SHMPI_NEEDS_NOBODY)
+        shmpi_depart_check(w);
     unsigned n = ++w->spins;
     unsigned spin_turns =
         w->looks && shmpi_job_crowded() ? QUIET_SPINS_CROWDED : SPINS_BEFORE_YIELD;
@@ -127,7 +136,8 @@ void shmpi_backoff(struct shmpi_waiter *w)
 
 /* MPI_Test until done: spinning for up to spin_ns, then a waiting loop
  * (`steady`: the request moves data through this PE, poll it longer). */
-static void wait_request(MPI_Request *req, uint64_t spin_ns, bool steady)
+static void wait_request(MPI_Request *req, uint64_t spin_ns, bool steady,
+                         const struct shmpi_waiter *needing)
 {
     int done = 0;
     if (spin_ns) {
@@ -139,6 +149,12 @@ static void wait_request(MPI_Request *req, uint64_t spin_ns, bool steady)
         } while (now_ns() - start < spin_ns);
     }
     struct shmpi_waiter waiter = {.mpi_request = steady, .calls_mpi = true};
+    if (needing) {
+        waiter.needs = needing->needs;
+        waiter.team = needing->team;
+        waiter.pe = needing->pe;
+        waiter.finalize_may_meet = needing->finalize_may_meet;
+    }
     for (;;) {
         MPI_Test(req, &done, MPI_STATUS_IGNORE);
         if (done)
@@ -152,13 +168,18 @@ static void wait_request(MPI_Request *req, uint64_t spin_ns, bool steady)
 
 void shmpi_wait_request(MPI_Request *req)
 {
-    wait_request(req, 0, true);
+    wait_request(req, 0, true, NULL);
 }
 
-void shmpi_wait_barrier(MPI_Request *req, uint64_t spin_ns)
+void shmpi_wait_request_needing(MPI_Request *req, const struct shmpi_waiter *w)
+{
+    wait_request(req, 0, true, w);
+}
+
+void shmpi_wait_barrier(MPI_Request *req, uint64_t spin_ns, const struct shmpi_waiter *w)
 {
     /* Only small messages pass through this PE: it may sleep as any wait. */
-    wait_request(req, spin_ns, false);
+    wait_request(req, spin_ns, false, w);
 }
 
 /* ---- the progress thread ---------------------------------------------------------------

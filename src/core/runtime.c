@@ -170,6 +170,7 @@ int shmpi_init(const char *routine, int requested)
         {"progress", shmpi_progress_init},     /* polling follows crowding and mapping */
         {"teams", shmpi_teams_init},           /* collectives wait as set above; slots reserved */
         {"ctx", shmpi_ctx_init},               /* after the world team: the default context */
+        {"depart", shmpi_depart_init},         /* its communicator; exit paths armed once */
         {"device heap", shmpi_device_heap_init}, /* SHMPI_DEVICE_HEAP_SIZE only */
     };
     enum { N_STEPS = sizeof steps / sizeof *steps };
@@ -184,7 +185,7 @@ int shmpi_init(const char *routine, int requested)
     shmpi_shape_cards_free();
     shmpi_progress_thread_start(); /* last: it calls MPI on everything made above */
     atomic_store(&shmpi_g.init_state, SHMPI_STATE_READY);
-    shmpi_sync_world();            /* no PE returns before every PE can be a target */
+    shmpi_sync_world(routine);     /* no PE returns before every PE can be a target */
     shmpi_segments_unlink();       /* every PE has mapped its peers' objects by now */
     return shmpi_g.thread_level;
 }
@@ -276,7 +277,9 @@ void shmpi_finalize(void)
     if (--shmpi_g.init_count > 0)
         return; /* an earlier init is still open */
     /* Each step undoes init's while what it needs still exists. */
-    shmpi_barrier_all();            /* first: all operations complete before anything goes */
+    shmpi_depart_phase(1);          /* its waits tell the others if they last (depart.c) */
+    shmpi_barrier_all("shmem_finalize"); /* all operations complete before anything goes */
+    shmpi_depart_finalize();        /* every PE is in finalize: none waits in a collective */
     shmpi_device_heap_fini();       /* after the last copy, while peers still map it */
     shmpi_progress_thread_stop();   /* before the window and teams it calls MPI on go */
     shmpi_teams_fini();             /* while the window exists: it quiets open contexts */

@@ -137,8 +137,31 @@ struct shmpi_waiter {
     uint64_t since_ns;   /* when the loop began to yield */
     bool mpi_request;    /* it waits for an MPI request of this PE's own */
     bool calls_mpi;      /* the loop enters MPI itself on every turn (MPI_Test) */
+    /* Whom the wait needs (depart.c): a loop that still waits for a PE that
+     * left the job ends it.  SHMPI_NEEDS_NOBODY: not checked. */
+    enum { SHMPI_NEEDS_NOBODY, SHMPI_NEEDS_TEAM, SHMPI_NEEDS_PE } needs;
+    const struct shmpi_team *team; /* SHMPI_NEEDS_TEAM: its members (NULL: all PEs) */
+    int pe;                        /* SHMPI_NEEDS_PE: this world PE */
+    bool finalize_may_meet;        /* a barrier over all PEs: shmem_finalize's pairs with it */
+    uint64_t departure_seen_ns;    /* when a PE it needs was first heard leaving */
 };
 void shmpi_backoff(struct shmpi_waiter *w);
+/* ---- departures (depart.c) ---- */
+/* The routine named when a wait finds that a PE it needs left. */
+extern _Thread_local const char *shmpi_depart_routine;
+void shmpi_depart_init(void);
+/* A message on shmpi_g.comm that a probe found. */
+void shmpi_depart_message(const MPI_Status *status);
+/* Sends this PE's notices once a finalize phase lasts (backoff calls it). */
+void shmpi_depart_finalizing(void);
+/* Ends the job if `w` still waits for a PE heard leaving. */
+void shmpi_depart_check(struct shmpi_waiter *w);
+/* Starts finalize phase 1 (its world barrier) or 2. */
+void shmpi_depart_phase(int phase);
+/* Phase 2, then every notice received: all PEs are in shmem_finalize. */
+void shmpi_depart_finalize(void);
+/* Waits for an MPI request like shmpi_wait_request, checking `w`'s needs. */
+void shmpi_wait_request_needing(MPI_Request *req, const struct shmpi_waiter *w);
 /* Sets shmpi_g.poll_ns (init, after the job's shape is known). */
 void shmpi_progress_init(void);
 /* Waits for an MPI request the same way (progress + yield). */
@@ -147,7 +170,7 @@ void shmpi_wait_request(MPI_Request *req);
  * fast as a blocking MPI_Barrier for short waits), then waits like any
  * waiting loop (shmpi_backoff: yields, sleeps after SHMPI_POLL_US), so a
  * long wait does not hold a CPU. */
-void shmpi_wait_barrier(MPI_Request *req, uint64_t spin_ns);
+void shmpi_wait_barrier(MPI_Request *req, uint64_t spin_ns, const struct shmpi_waiter *needing);
 /* Completion of MPI RMA (flush.c).  In yield mode (shmpi_g.yield_waits)
  * each first waits, yielding, for a probe to the target, so an origin does
  * not spin in MPI_Win_flush while the PE it waits for needs its core. */
@@ -219,11 +242,11 @@ void shmpi_check_cmp(const char *routine, int cmp);
 
 /* ---- collectives used by the runtime itself ------------------------------------ */
 /* Barrier over `comm` that drives RMA progress and yields while it waits. */
-void shmpi_barrier_comm(MPI_Comm comm);
+void shmpi_barrier_comm(MPI_Comm comm, const struct shmpi_waiter *needing);
 /* Barrier over all PEs (shared memory within a node); no quiet. */
-void shmpi_sync_world(void);
+void shmpi_sync_world(const char *routine);
 /* shmem_barrier_all: quiet, then shmpi_sync_world. */
-void shmpi_barrier_all(void);
+void shmpi_barrier_all(const char *routine);
 
 /* ---- heap ------------------------------------------------------------------------------------ */
 #include "heap_alloc.h"
@@ -298,6 +321,8 @@ struct shmpi_global {
     uint64_t poll_ns;            /* waits sleep between polls after this long (progress.c) */
     uint64_t sleep_max_ns;       /* the longest of those sleeps */
     bool poll_quietly;           /* no PE needs this one inside MPI (progress.c) */
+    int finalize_phase;          /* shmem_finalize's step now (depart.c), 0: none */
+    atomic_int departures_heard; /* some PE sent a departure notice (depart.c) */
 };
 enum { SHMPI_STATE_UNINIT = 0, SHMPI_STATE_READY = 1, SHMPI_STATE_FINALIZED = 2 };
 extern struct shmpi_global shmpi_g;

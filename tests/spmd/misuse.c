@@ -314,6 +314,23 @@ int main(int argc, char **argv)
         shmem_finalize();
         return 0;
     }
+    else if (strcmp(what, "calloc-overflow") == 0) {
+        void *p = shmem_calloc(SIZE_MAX / 4, 8);
+        if (shmem_my_pe() == 0)
+            printf("shmem_calloc(SIZE_MAX / 4, 8) returned %s\n", p ? "a pointer" : "NULL");
+        fflush(stdout);
+        shmem_finalize();
+        return 0;
+    }
+    else if (strcmp(what, "huge-align") == 0) {
+        void *p = shmem_align((size_t)1 << 30, 64);
+        if (shmem_my_pe() == 0)
+            printf("shmem_align(1 << 30, 64) returned %s\n", p ? "a pointer" : "NULL");
+        fflush(stdout);
+        shmem_free(p);
+        shmem_finalize();
+        return 0;
+    }
     else if (strcmp(what, "bad-align") == 0) {
         void *p = shmem_align(3, 64);
         if (shmem_my_pe() == 0)
@@ -359,10 +376,10 @@ int main(int argc, char **argv)
             shmem_long_wait_until(&static_word, SHMEM_CMP_EQ, 12345);
         } else
             shmem_long_wait_until(&static_word, SHMEM_CMP_EQ, 12345);
-    } else if (strcmp(what, "heap-full") == 0) {
+    } else if (strcmp(what, "heap-full") == 0 || strcmp(what, "heap-full-huge") == 0) {
         /* Not misuse: NULL on every PE (and, under SHMEM_DEBUG, an
          * explanation); the program goes on and ends normally. */
-        void *p = shmem_malloc((size_t)1 << 40);
+        void *p = shmem_malloc(strcmp(what, "heap-full") == 0 ? (size_t)1 << 40 : SIZE_MAX - 4096);
         shmem_finalize();
         return p == NULL ? 0 : 98;
     } else if (strcmp(what, "init-only") == 0) {

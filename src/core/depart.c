@@ -1,0 +1,251 @@
+/*
+ * depart.c - noticing that a PE left the job while others still need it,
+ * and ending a program that never called shmem_finalize cleanly.
+ *
+ * A PE that leaves runs shmem_finalize (called by the program, at exit, or
+ * inside the program's MPI_Finalize).  Its finalize has two steps that
+ * wait for the others: phase 1, the world barrier (a program's barrier
+ * may pair with it), and phase 2, a barrier on a communicator of
+ * finalize's own that no other routine uses.  If a step has waited
+ * DEPART_NOTICE_MS, the PE sends every other PE a notice (one message on
+ * shmpi_g.comm with the phase as its tag): in a finalize where all arrive
+ * sooner nothing is sent.  Every waiting loop already probes shmpi_g.comm
+ * (shmpi_progress); a probe that finds a notice records the phase of its
+ * sender, which costs the loops nothing while nobody leaves.  A loop that
+ * needs the departed PE (a collective of a team it belongs to, an RMA
+ * completion aimed at it) and is still waiting DEPART_GRACE_MS after the
+ * notice ends the job with one line naming it.  Waits that finalize's own
+ * world barrier may complete (a barrier over all PEs) count only phase 2.
+ * See docs/design.md, "A PE that leaves early".
+ */
+#include "shmpi.h"
+#include "runtime.h"
+#include "team.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define DEPART_NOTICE_MS 500
+#define DEPART_GRACE_MS 1000
+/* The tags of the notices: the phase the sender was in. */
+#define TAG_PHASE_BASE 0x5e00
+
+_Thread_local const char *shmpi_depart_routine;
+
+static unsigned char *phase_of;   /* [n_pes]: the phase each PE announced, 0: none */
+static int *heard;                /* the PEs that sent notices, in arrival order */
+static int n_heard;
+static int notices_received;
+static int rounds_sent;           /* notices this PE sent to every other PE (0 to 2) */
+static MPI_Request *sends;        /* [2 * n_pes]: the sends of both rounds */
+static int n_sends;
+static MPI_Comm finalize_comm = MPI_COMM_NULL;
+static uint64_t phase_since_ns;
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* ---- exit without shmem_finalize ----------------------------------------------------- */
+static bool armed;
+
+/* Returning from main or calling exit with the library up finalizes it,
+ * and MPI too if nobody else will: a PE that leaves MPI unfinalized makes
+ * the launcher kill the job's other PEs (MPICH's Hydra: signal 9), while
+ * those may still flush output or finalize. */
+static void finalize_at_exit(int status, void *unused)
+{
+    (void)unused;
+    /* A failing exit leaves MPI as it is: the launcher then ends the whole
+     * job with that status, which no collective finalize could reach when
+     * the others wait for something only this PE would have done. */
+    if (status != 0)
+        return;
+    if (atomic_load(&shmpi_g.init_state) == SHMPI_STATE_READY) {
+        shmpi_g.init_count = 1; /* nested inits left open end here too */
+        shmpi_finalize();
+    }
+    int up = 0, down = 0;
+    MPI_Initialized(&up);
+    MPI_Finalized(&down);
+    if (up && !down) {
+        fflush(NULL);
+        MPI_Finalize();
+    }
+}
+
+#ifndef __GLIBC__
+static void finalize_at_exit_any(void)
+{
+    finalize_at_exit(0, NULL);
+}
+#endif
+
+/* The program's MPI_Finalize without shmem_finalize first: MPI calls this
+ * delete callback at the start of MPI_Finalize, while communicators work
+ * (MPI 4.0, 11.2.4). */
+static int finalize_in_mpi_finalize(MPI_Comm self, int keyval, void *value, void *extra)
+{
+    (void)self, (void)value, (void)extra;
+    if (atomic_load(&shmpi_g.init_state) == SHMPI_STATE_READY) {
+        shmpi_g.init_count = 1;
+        shmpi_finalize();
+    }
+    MPI_Comm_free_keyval(&keyval);
+    return MPI_SUCCESS;
+}
+
+static void arm_exit_paths(void)
+{
+    if (armed)
+        return;
+    armed = true;
+#ifdef __GLIBC__
+    on_exit(finalize_at_exit, NULL); /* knows the exit status */
+#else
+    atexit(finalize_at_exit_any);
+#endif
+    int keyval;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, finalize_in_mpi_finalize, &keyval, NULL);
+    MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
+}
+
+/* ---- notices ----------------------------------------------------------------------- */
+void shmpi_depart_init(void)
+{
+    arm_exit_paths();
+    phase_of = calloc((size_t)shmpi_g.n_pes, 1);
+    heard = malloc((size_t)shmpi_g.n_pes * sizeof(int));
+    if (!phase_of || !heard)
+        shmpi_abort("shmem_init", "out of memory for %d PEs", shmpi_g.n_pes);
+    n_heard = notices_received = rounds_sent = n_sends = 0;
+    shmpi_g.finalize_phase = 0;
+    atomic_store(&shmpi_g.departures_heard, 0);
+    MPI_Request req; /* nonblocking: MPI_Comm_dup spins (docs/design.md, "Start-up") */
+    MPI_Comm_idup(shmpi_g.comm, &finalize_comm, &req);
+    shmpi_wait_request(&req);
+}
+
+void shmpi_depart_message(const MPI_Status *status)
+{
+    int tag = status->MPI_TAG;
+    if (tag != TAG_PHASE_BASE + 1 && tag != TAG_PHASE_BASE + 2)
+        return; /* not a notice (finalize's handshake) */
+    MPI_Message msg;
+    MPI_Status st;
+    int flag = 0;
+    MPI_Improbe(status->MPI_SOURCE, tag, shmpi_g.comm, &flag, &msg, &st);
+    if (!flag)
+        return; /* another thread took it */
+    MPI_Mrecv(NULL, 0, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+    notices_received++;
+    int pe = st.MPI_SOURCE;
+    if (!phase_of[pe])
+        heard[n_heard++] = pe;
+    if (phase_of[pe] < tag - TAG_PHASE_BASE)
+        phase_of[pe] = (unsigned char)(tag - TAG_PHASE_BASE);
+    atomic_store_explicit(&shmpi_g.departures_heard, 1, memory_order_release);
+}
+
+static void send_notices(int phase)
+{
+    if (!sends) /* only when a finalize waits long: N requests per round */
+        sends = shmpi_xmalloc("shmem_finalize", 2 * (size_t)shmpi_g.n_pes * sizeof(MPI_Request));
+    for (int pe = 0; pe < shmpi_g.n_pes; pe++)
+        if (pe != shmpi_g.my_pe)
+            MPI_Isend(NULL, 0, MPI_BYTE, pe, TAG_PHASE_BASE + phase, shmpi_g.comm,
+                      &sends[n_sends++]);
+    rounds_sent++;
+}
+
+void shmpi_depart_phase(int phase)
+{
+    shmpi_g.finalize_phase = phase;
+    phase_since_ns = now_ns();
+}
+
+void shmpi_depart_finalizing(void)
+{
+    int phase = shmpi_g.finalize_phase;
+    if (phase < 1 || phase > 2 || rounds_sent >= phase)
+        return;
+    if (now_ns() - phase_since_ns >= DEPART_NOTICE_MS * 1000000ull)
+        send_notices(phase);
+}
+
+/* Whether the wait needs PE `pe` (a world PE). */
+static bool needs(const struct shmpi_waiter *w, int pe)
+{
+    if (w->needs == SHMPI_NEEDS_PE)
+        return w->pe == pe;
+    const struct shmpi_team *t = w->team;
+    if (!t || !t->world_pe)
+        return true; /* the world team */
+    for (int i = 0; i < t->n_pes; i++)
+        if (t->world_pe[i] == pe)
+            return true;
+    return false;
+}
+
+void shmpi_depart_check(struct shmpi_waiter *w)
+{
+    int least_phase = w->finalize_may_meet ? 2 : 1;
+    for (int i = 0; i < n_heard; i++) {
+        int pe = heard[i];
+        if (phase_of[pe] < least_phase || !needs(w, pe))
+            continue;
+        /* Still waiting: the loop looked at its condition just before. */
+        uint64_t now = now_ns();
+        if (!w->departure_seen_ns) {
+            w->departure_seen_ns = now;
+            return;
+        }
+        if (now - w->departure_seen_ns < DEPART_GRACE_MS * 1000000ull)
+            return;
+        const char *routine = shmpi_depart_routine ? shmpi_depart_routine : "shmem_finalize";
+        shmpi_abort(routine, "PE %d left the job (shmem_finalize or exit) while this PE waits "
+                             "for it", pe);
+    }
+}
+
+/* Phase 2 and the end of the notices: every PE is in finalize. */
+void shmpi_depart_finalize(void)
+{
+    shmpi_depart_phase(2);
+    MPI_Request req;
+    MPI_Ibarrier(finalize_comm, &req);
+    shmpi_wait_request(&req); /* sends phase 2 notices if it lasts */
+    shmpi_g.finalize_phase = 3;
+    /* Receive the notices not yet received, so none is left in MPI. */
+    int total = rounds_sent;
+    MPI_Iallreduce(MPI_IN_PLACE, &total, 1, MPI_INT, MPI_SUM, finalize_comm, &req);
+    shmpi_wait_request(&req);
+    int expected = total - rounds_sent;
+    while (notices_received < expected) {
+        /* By tag: a PE further on may already send finalize's handshake. */
+        for (int phase = 1; phase <= 2; phase++) {
+            MPI_Status st;
+            int flag = 0;
+            MPI_Iprobe(MPI_ANY_SOURCE, TAG_PHASE_BASE + phase, shmpi_g.comm, &flag, &st);
+            if (flag)
+                shmpi_depart_message(&st);
+        }
+        sched_yield();
+    }
+    for (int i = 0; i < n_sends; i++)
+        MPI_Wait(&sends[i], MPI_STATUS_IGNORE);
+    MPI_Comm_free(&finalize_comm);
+    free(phase_of);
+    free(heard);
+    free(sends);
+    phase_of = NULL;
+    heard = NULL;
+    sends = NULL;
+    atomic_store(&shmpi_g.departures_heard, 0);
+    shmpi_g.finalize_phase = 0;
+}
