@@ -135,9 +135,7 @@ void *shmpi_malloc(const char *routine, size_t size, size_t align, bool zero)
         refuse_align(routine, align,
                      align > shmpi_g.seg[SHMPI_SEG_HEAP].size
                          ? "is larger than the symmetric heap"
-                         : "is larger than the alignment every PE's heap base has (shared-"
-                           "memory heaps guarantee up to 16 MiB, a larger one where the "
-                           "bases happen to allow it)");
+                         : "is larger than the alignment every PE's heap base has");
     else if (shmpi_heap_alloc(&shmpi_g.heap, size, align, &off) == 0) {
         ptr = heap_addr(off);
         if (zero) /* before the barrier: no PE may write into it earlier */

@@ -325,7 +325,10 @@ int main(int argc, char **argv)
     else if (strcmp(what, "huge-align") == 0) {
         void *p = shmem_align((size_t)1 << 30, 64);
         if (shmem_my_pe() == 0)
-            printf("shmem_align(1 << 30, 64) returned %s\n", p ? "a pointer" : "NULL");
+            printf("shmem_align(1 << 30, 64) returned %s\n",
+                   !p                                    ? "NULL"
+                   : (size_t)(uintptr_t)p % ((size_t)1 << 30) ? "a misaligned pointer"
+                                                         : "a pointer aligned to it");
         fflush(stdout);
         shmem_free(p);
         shmem_finalize();
