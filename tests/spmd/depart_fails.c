@@ -47,7 +47,7 @@ int main(int argc, char **argv)
     const char *mpi_only = getenv("SHMPI_MPI_ONLY"), *pseudo = getenv("SHMPI_PSEUDO_NODE_SIZE");
     int mpi_path = (mpi_only && strcmp(mpi_only, "0") != 0) ||
                    (pseudo && atoi(pseudo) > 0 && atoi(pseudo) < n) ||
-                   getenv("SHMPI_TEST_TWO_NODES");
+                   getenv("SHMPI_TEST_NODES");
     if (mpi_path && n <= cpus) {
         if (me == 0)
             printf("skipped: %d PEs on %ld CPUs wait in blocking MPI collectives\n", n, cpus);
