@@ -28,15 +28,23 @@
 # until it is done).
 #
 # Needs root, iproute2 (ip), util-linux (unshare, flock, setsid) and MPICH's Hydra
-# mpiexec (MPIEXEC, default mpiexec); Open MPI's mpirun is not supported (--check says
-# so and tests are skipped).  Environment: SHMPI_NODES_LOCK (lock file, default
+# mpiexec (MPIEXEC; unset, the first Hydra among mpiexec, mpiexec.hydra and
+# mpiexec.mpich, as installing Open MPI makes plain mpiexec Open MPI's on Debian); Open
+# MPI's mpirun is not supported (--check says so and tests are skipped).  Environment: SHMPI_NODES_LOCK (lock file, default
 # /tmp/shmpi-nodes.lock), SHMPI_NODES_LOCK_WAIT (seconds to wait for it, default 600).
 set -u
 self=$0
 layout=2=2x1,4=2x2,8=4x2
 lock=${SHMPI_NODES_LOCK:-/tmp/shmpi-nodes.lock}
 lock_wait=${SHMPI_NODES_LOCK_WAIT:-600}
-mpiexec=${MPIEXEC:-mpiexec}
+is_hydra() { "$1" --version 2>/dev/null | grep -q HYDRA; }
+mpiexec=${MPIEXEC:-}
+if [ -z "$mpiexec" ]; then
+    for candidate in mpiexec mpiexec.hydra mpiexec.mpich; do
+        if is_hydra $candidate; then mpiexec=$candidate; break; fi
+    done
+    mpiexec=${mpiexec:-mpiexec}
+fi
 MAX_NODES=8
 NODE_IF=nodeeth
 SUBNET=10.199.0
@@ -63,7 +71,7 @@ cannot() {
     for tool in ip unshare flock setsid mkfifo; do
         command -v $tool >/dev/null 2>&1 || { echo "needs $tool (iproute2, util-linux)"; return 0; }
     done
-    "$mpiexec" --version 2>/dev/null | grep -q HYDRA ||
+    is_hydra "$mpiexec" ||
         { echo "needs MPICH's Hydra mpiexec ($mpiexec is not; set MPIEXEC)"; return 0; }
     return 1
 }
