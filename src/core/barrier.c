@@ -110,7 +110,10 @@ static void barrier_spin(MPI_Comm comm, uint64_t spin_ns, const struct shmpi_wai
     /* shmem_finalize's barrier polls in any case: a PE that waits there
      * notices PEs that left (depart.c) and tells the others if it lasts. */
     if (!shmpi_job_crowded() && !shmpi_g.finalize_phase) {
+        /* Never met by shmem_finalize's barrier, which is nonblocking. */
+        shmpi_blocking_begin(shmpi_depart_routine, needing ? needing->team : NULL, false);
         MPI_Barrier(comm);
+        shmpi_blocking_end();
         return;
     }
     MPI_Request req;

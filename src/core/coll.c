@@ -57,7 +57,9 @@ static void coll_wait(const struct shmpi_group *g, MPI_Request *req)
             NONBLOCKING(__VA_ARGS__, &coll_req_);                                             \
             coll_wait(g, &coll_req_);                                                         \
         } else {                                                                              \
+            shmpi_blocking_begin(routine, g->team, false);                                    \
             BLOCKING(__VA_ARGS__);                                                            \
+            shmpi_blocking_end();                                                             \
         }                                                                                     \
     } while (0)
 
@@ -92,7 +94,9 @@ static void coll_wait(const struct shmpi_group *g, MPI_Request *req)
             CALL_N(N, NONBLOCKING, __VA_ARGS__, &coll_req_);                                  \
             coll_wait(g, &coll_req_);                                                         \
         } else {                                                                              \
+            shmpi_blocking_begin(routine, g->team, false);                                    \
             CALL_N(N, BLOCKING, __VA_ARGS__);                                                 \
+            shmpi_blocking_end();                                                             \
         }                                                                                     \
     } while (0)
 
@@ -199,7 +203,9 @@ int shmpi_coll_broadcast_any(const char *routine, const struct shmpi_group *g, v
             memcpy(dest, source, nbytes); /* MPI may read source meanwhile */
         coll_wait(g, &req);
     } else {
+        shmpi_blocking_begin(routine, g->team, false);
         CALL_N(count, MPI_Bcast, buf, n_, MPI_BYTE, root, g->comm);
+        shmpi_blocking_end();
         if (copy_after)
             memcpy(dest, source, nbytes);
     }
@@ -423,10 +429,14 @@ int shmpi_coll_reduce(const char *routine, const struct shmpi_group *g, void *de
     /* The common MPI-path case in few instructions, as for broadcast. */
     bool plain = nelems > 0 && nelems <= INT_MAX && shmpi_mpi_short_path(g) &&
                  !shmpi_team_has_shm(g->team);
-    if (SHMPI_LIKELY(plain && dest == source))
-        return MPI_Allreduce(MPI_IN_PLACE, dest, (int)nelems, type, op, g->comm);
-    if (plain && !shmpi_overlap(source, nelems * elem_size, dest, nelems * elem_size))
-        return MPI_Allreduce(source, dest, (int)nelems, type, op, g->comm);
+    if (plain && (dest == source ||
+                  !shmpi_overlap(source, nelems * elem_size, dest, nelems * elem_size))) {
+        shmpi_blocking_begin(routine, g->team, false);
+        int status = MPI_Allreduce(dest == source ? MPI_IN_PLACE : source, dest, (int)nelems,
+                                   type, op, g->comm);
+        shmpi_blocking_end();
+        return status;
+    }
     return reduction(routine, g, dest, source, nelems, elem_size, type, op, ALLREDUCE);
 }
 

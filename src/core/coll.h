@@ -169,11 +169,17 @@ static SHMPI_ALWAYS_INLINE int shmpi_coll_broadcast(const char *routine,
     bool plain = (unsigned)root < (unsigned)g->n_pes &&
                  nbytes - 1 < SHMPI_BCAST_OVERLAP_MIN - 1 && shmpi_mpi_short_path(g) &&
                  !shmpi_team_has_shm(g->team);
-    if (SHMPI_LIKELY(plain && g->my_pe != root))
-        return MPI_Bcast(dest, (int)nbytes, MPI_BYTE, root, g->comm);
+    if (SHMPI_LIKELY(plain && g->my_pe != root)) {
+        shmpi_blocking_begin(routine, g->team, false);
+        int rc = MPI_Bcast(dest, (int)nbytes, MPI_BYTE, root, g->comm);
+        shmpi_blocking_end();
+        return rc;
+    }
     bool copy = root_dest && dest != source;
     if (plain && !(copy && shmpi_overlap(source, nbytes, dest, nbytes))) {
+        shmpi_blocking_begin(routine, g->team, false);
         int rc = MPI_Bcast((void *)source, (int)nbytes, MPI_BYTE, root, g->comm);
+        shmpi_blocking_end();
         if (copy)
             shmpi_copy_short(dest, source, nbytes);
         return rc;

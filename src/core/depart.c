@@ -16,12 +16,25 @@
  * completion aimed at it) and is still waiting DEPART_GRACE_MS after the
  * notice ends the job with one line naming it.  Waits that finalize's own
  * world barrier may complete (a barrier over all PEs) count only phase 2.
+ *
+ * A blocking MPI collective (the MPI path with a CPU per PE, where it is
+ * several times faster than the nonblocking form) runs no loop of ours, so
+ * with the notices the PE also writes a departure mark into every other
+ * PE's reserved heap block: a store where it maps that heap, else an
+ * MPI_Put, which completes because the PE that waits is inside MPI.  A watch
+ * thread (started where some PE is reached only through MPI) looks at its
+ * own PE's mark every WATCH_MS; if the program is inside a blocking call
+ * (struct shmpi_blocking) that needs the marked PE, and still in the same
+ * call DEPART_GRACE_MS later, it ends the job with the same line.  While
+ * nobody leaves, it costs the blocking calls two plain stores.
  * See docs/design.md, "A PE that leaves early".
  */
 #include "shmpi.h"
+#include "mpi_rma.h"
 #include "runtime.h"
 #include "team.h"
 
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +42,7 @@
 
 #define DEPART_NOTICE_MS 500
 #define DEPART_GRACE_MS 1000
+#define WATCH_MS 100
 /* The tags of the notices: the phase the sender was in. */
 #define TAG_PHASE_BASE 0x5e00
 
@@ -115,6 +129,141 @@ static void arm_exit_paths(void)
     MPI_Comm_set_attr(MPI_COMM_SELF, keyval, NULL);
 }
 
+/* ---- departure marks and the watch thread ------------------------------------------- */
+struct shmpi_blocking shmpi_blocking;
+
+static pthread_t watch_thread;
+static bool watching;
+static bool watch_stop;
+static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t watch_wake;
+static uint64_t mark_value[3]; /* the origins of the marks' puts, by phase */
+
+static _Atomic uint64_t *departed_word(void)
+{
+    char *heap = shmpi_g.seg[SHMPI_SEG_HEAP].base;
+    return (_Atomic uint64_t *)(heap + shmpi_g.heap_reserved_off +
+                                offsetof(struct shmpi_reserved, departed));
+}
+
+/* This PE's mark in every other PE's reserved block.  The puts complete by
+ * finalize's end at the latest (shmpi_rma_fini), when every PE is in MPI. */
+static void mark_others(int phase)
+{
+    mark_value[phase] = (uint64_t)phase << 32 | (uint64_t)(shmpi_g.my_pe + 1);
+    size_t off = shmpi_g.heap_reserved_off + offsetof(struct shmpi_reserved, departed);
+    for (int pe = 0; pe < shmpi_g.n_pes; pe++) {
+        if (pe == shmpi_g.my_pe)
+            continue;
+        char *heap = shmpi_peer_mapped(SHMPI_SEG_HEAP, pe);
+        if (heap)
+            atomic_store_explicit((_Atomic uint64_t *)(heap + off), mark_value[phase],
+                                  memory_order_release);
+        else if (shmpi_rma_active())
+            shmpi_rma_put(&mark_value[phase], 1, MPI_UINT64_T, pe,
+                          shmpi_rma_disp(SHMPI_SEG_HEAP, pe, off), 1, MPI_UINT64_T);
+    }
+}
+
+static bool needs(const struct shmpi_waiter *w, int pe);
+
+/* Whether the program has been in the same blocking call, which needs the
+ * PE the mark names, for DEPART_GRACE_MS: then it never returns. */
+static void watch_once(uint64_t *episode, uint64_t *since_ns)
+{
+    uint64_t mark = atomic_load_explicit(departed_word(), memory_order_acquire);
+    unsigned long begun = atomic_load_explicit(&shmpi_blocking.begun, memory_order_acquire);
+    unsigned long ended = atomic_load_explicit(&shmpi_blocking.ended, memory_order_acquire);
+    int pe = (int)(mark & 0xffffffffu) - 1, phase = (int)(mark >> 32);
+    struct shmpi_waiter w = {
+        .needs = SHMPI_NEEDS_TEAM,
+        .team = atomic_load_explicit(&shmpi_blocking.team, memory_order_relaxed),
+        .finalize_may_meet =
+            atomic_load_explicit(&shmpi_blocking.finalize_may_meet, memory_order_relaxed)};
+    if (!mark || begun == ended || pe < 0 || pe >= shmpi_g.n_pes ||
+        phase < (w.finalize_may_meet ? 2 : 1) || !needs(&w, pe)) {
+        *episode = 0;
+        return;
+    }
+    uint64_t now = now_ns();
+    if (*episode != begun) {
+        *episode = begun;
+        *since_ns = now;
+        return;
+    }
+    if (now - *since_ns < DEPART_GRACE_MS * 1000000ull)
+        return;
+    const char *routine = atomic_load_explicit(&shmpi_blocking.routine, memory_order_relaxed);
+    shmpi_fail_from_thread(routine ? routine : "shmem_finalize",
+                           "PE %d left the job (shmem_finalize or exit) while this PE waits "
+                           "for it",
+                           pe);
+}
+
+static void *watch(void *unused)
+{
+    (void)unused;
+    uint64_t episode = 0, since_ns = 0;
+    pthread_mutex_lock(&watch_lock);
+    while (!watch_stop) {
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += WATCH_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&watch_wake, &watch_lock, &until);
+        if (!watch_stop)
+            watch_once(&episode, &since_ns); /* under the lock: teams stay */
+    }
+    pthread_mutex_unlock(&watch_lock);
+    return NULL;
+}
+
+/* Where every PE maps all memory no collective blocks in MPI: no thread. */
+static void watch_start(void)
+{
+    if (watching || shmpi_job_all_mapped())
+        return;
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&watch_wake, &attr);
+    pthread_condattr_destroy(&attr);
+    watch_stop = false;
+    if (pthread_create(&watch_thread, NULL, watch, NULL) != 0) {
+        shmpi_warn("shmem_init", "no thread to watch for PEs that leave early: a PE that "
+                                 "waits for one in a blocking MPI collective will hang");
+        pthread_cond_destroy(&watch_wake);
+        return;
+    }
+    watching = true;
+}
+
+static void watch_stop_join(void)
+{
+    if (!watching)
+        return;
+    pthread_mutex_lock(&watch_lock);
+    watch_stop = true;
+    pthread_cond_signal(&watch_wake);
+    pthread_mutex_unlock(&watch_lock);
+    pthread_join(watch_thread, NULL);
+    pthread_cond_destroy(&watch_wake);
+    watching = false;
+}
+
+void shmpi_depart_team_gone(const struct shmpi_team *team)
+{
+    if (!watching)
+        return;
+    pthread_mutex_lock(&watch_lock); /* waits out a look at it */
+    const struct shmpi_team *expected = team;
+    atomic_compare_exchange_strong(&shmpi_blocking.team, &expected, NULL);
+    pthread_mutex_unlock(&watch_lock);
+}
+
 /* ---- notices ----------------------------------------------------------------------- */
 void shmpi_depart_init(void)
 {
@@ -129,6 +278,7 @@ void shmpi_depart_init(void)
     MPI_Request req; /* nonblocking: MPI_Comm_dup spins (docs/design.md, "Start-up") */
     MPI_Comm_idup(shmpi_g.comm, &finalize_comm, &req);
     shmpi_wait_request(&req);
+    watch_start();
 }
 
 void shmpi_depart_message(const MPI_Status *status)
@@ -154,6 +304,7 @@ void shmpi_depart_message(const MPI_Status *status)
 
 static void send_notices(int phase)
 {
+    mark_others(phase);
     if (!sends) /* only when a finalize waits long: N requests per round */
         sends = shmpi_xmalloc("shmem_finalize", 2 * (size_t)shmpi_g.n_pes * sizeof(MPI_Request));
     for (int pe = 0; pe < shmpi_g.n_pes; pe++)
@@ -221,6 +372,7 @@ void shmpi_depart_finalize(void)
     MPI_Ibarrier(finalize_comm, &req);
     shmpi_wait_request(&req); /* sends phase 2 notices if it lasts */
     shmpi_g.finalize_phase = 3;
+    watch_stop_join(); /* every PE is here: no blocking call needs anyone */
     /* Receive the notices not yet received, so none is left in MPI. */
     int total = rounds_sent;
     MPI_Iallreduce(MPI_IN_PLACE, &total, 1, MPI_INT, MPI_SUM, finalize_comm, &req);

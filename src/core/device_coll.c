@@ -42,7 +42,9 @@ int shmpi_device_coll(const char *routine, const struct shmpi_group *g,
     int *counts = NULL, *displs = NULL;
     if (kind == SHMPI_DEVICE_COLLECT) { /* nbytes differs between PEs */
         unsigned long long mine = nbytes, *all = shmpi_xmalloc(routine, n * sizeof *all);
+        shmpi_blocking_begin(routine, g->team, false);
         MPI_Allgather(&mine, 1, MPI_UNSIGNED_LONG_LONG, all, 1, MPI_UNSIGNED_LONG_LONG, g->comm);
+        shmpi_blocking_end();
         counts = shmpi_xmalloc(routine, n * sizeof *counts);
         displs = shmpi_xmalloc(routine, n * sizeof *displs);
         size_t total = 0;
@@ -65,6 +67,7 @@ int shmpi_device_coll(const char *routine, const struct shmpi_group *g,
         elem_size = (size_t)size;
     }
     int count = count_of(routine, nbytes / elem_size);
+    shmpi_blocking_begin(routine, g->team, false); /* blocking collectives, watched (depart.c) */
     switch (kind) {
     case SHMPI_DEVICE_BROADCAST:
         MPI_Bcast(is_root ? host_src : host_dst, count, MPI_BYTE, root, g->comm);
@@ -92,6 +95,7 @@ int shmpi_device_coll(const char *routine, const struct shmpi_group *g,
             memset(host_dst, 0, nbytes);
         break;
     }
+    shmpi_blocking_end();
     shmpi_device_copy(routine, dest, host_dst, dst_len);
     free(host_src);
     free(host_dst);

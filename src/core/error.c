@@ -5,10 +5,12 @@
 #include "shmpi.h"
 #include "device_heap.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 static void vreport(const char *kind, const char *routine, const char *fmt, va_list ap)
 {
@@ -39,6 +41,26 @@ void shmpi_abort(const char *routine, const char *fmt, ...)
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     exit(1);
+}
+
+/* From the departure watch thread, while the program's thread is inside a
+ * blocking MPI call.  MPI_Abort is what tears down a job that spans nodes
+ * (Hydra does not kill the others when a PE there merely exits); at a
+ * thread level below MPI_THREAD_MULTIPLE it is called from the wrong thread,
+ * so an alarm ends this process should it not return. */
+void shmpi_fail_from_thread(const char *routine, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport("", routine, fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    struct timespec pause = {0, 200 * 1000 * 1000}; /* as in shmpi_abort */
+    nanosleep(&pause, NULL);
+    signal(SIGALRM, SIG_DFL);
+    alarm(3);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    _exit(1);
 }
 
 void shmpi_warn(const char *routine, const char *fmt, ...)

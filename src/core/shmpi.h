@@ -65,6 +65,10 @@ _Noreturn void shmpi_abort(const char *routine, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Prints a warning with the same prefix (only used under SHMEM_DEBUG). */
 void shmpi_warn(const char *routine, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same line from a thread other than the program's, which may be inside
+ * a blocking MPI call (depart.c's watch thread); then MPI_Abort. */
+_Noreturn void shmpi_fail_from_thread(const char *routine, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* The errors the inline checks below report (out of line: they are cold). */
 void shmpi_not_ready(const char *routine);
 void shmpi_pe_fail(const char *routine, int pe, int n_pes);
@@ -290,6 +294,9 @@ struct shmpi_team_slot {
 struct shmpi_reserved {
     struct shmpi_node_barrier node_barrier;
     struct shmpi_team_slot team[SHMPI_TEAM_SLOTS];
+    /* A PE that left the job while this one may wait for it, written by
+     * that PE (depart.c): (its finalize phase << 32) | (its PE + 1). */
+    _Alignas(64) _Atomic uint64_t departed;
 };
 #define SHMPI_HEAP_RESERVED sizeof(struct shmpi_reserved)
 /* Collective allocation from the symmetric heap (barrier at the end);
@@ -327,6 +334,42 @@ struct shmpi_global {
 enum { SHMPI_STATE_UNINIT = 0, SHMPI_STATE_READY = 1, SHMPI_STATE_FINALIZED = 2 };
 extern struct shmpi_global shmpi_g;
 
+/* A blocking MPI call, which looks for no departure while it waits (a
+ * blocking collective on the MPI path): depart.c's watch thread reads this
+ * record and ends the job if the call still waits, a grace period on, for a
+ * PE whose departure mark (struct shmpi_reserved's `departed`) it finds.
+ * Plain stores on the call's path; atomic increments only under
+ * SHMEM_THREAD_MULTIPLE, where threads may block at once. */
+struct shmpi_blocking {
+    atomic_ulong begun, ended;             /* inside a blocking call while they differ */
+    const struct shmpi_team *_Atomic team; /* whom the call needs (NULL: all PEs) */
+    atomic_bool finalize_may_meet;         /* a barrier over all PEs (see shmpi_waiter) */
+    const char *_Atomic routine;
+};
+extern struct shmpi_blocking shmpi_blocking;
+static inline void shmpi_blocking_count(atomic_ulong *counter)
+{
+    if (SHMPI_UNLIKELY(shmpi_g.thread_level == SHMEM_THREAD_MULTIPLE))
+        atomic_fetch_add_explicit(counter, 1, memory_order_release);
+    else
+        atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + 1,
+                              memory_order_release);
+}
+static inline void shmpi_blocking_begin(const char *routine, const struct shmpi_team *team,
+                                        bool finalize_may_meet)
+{
+    atomic_store_explicit(&shmpi_blocking.team, team, memory_order_relaxed);
+    atomic_store_explicit(&shmpi_blocking.finalize_may_meet, finalize_may_meet,
+                          memory_order_relaxed);
+    atomic_store_explicit(&shmpi_blocking.routine, routine, memory_order_relaxed);
+    shmpi_blocking_count(&shmpi_blocking.begun);
+}
+static inline void shmpi_blocking_end(void)
+{
+    shmpi_blocking_count(&shmpi_blocking.ended);
+}
+/* A team's team-destroy: the watch thread no longer looks at it. */
+void shmpi_depart_team_gone(const struct shmpi_team *team);
 /* Aborts unless the library is initialized (every routine but init calls it). */
 static inline void shmpi_check_ready(const char *routine)
 {

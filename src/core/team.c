@@ -391,6 +391,7 @@ static void asets_fini(void)
  * `members_meet` as for shmpi_team_shm_fini. */
 static void team_free(struct shmpi_team *team, bool members_meet)
 {
+    shmpi_depart_team_gone(team);
     shmpi_team_shm_fini(team, members_meet);
     shmpi_ctx_destroy_all(team);
     MPI_Comm_free(&team->comm);

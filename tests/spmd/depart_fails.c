@@ -6,16 +6,13 @@
  * barriers) and HOW the last PE leaves (exit: calls exit, return: returns
  * from main, finalize: calls shmem_finalize and returns).  No
  * shmem_finalize is skipped by the others: the job is expected to fail
- * (tests/run-spmd.sh checks the line printed first).  Where the others
- * would wait inside a blocking MPI collective (an MPI path with a CPU per
- * PE) departures are not noticed (docs/design.md): exit 77, skipped.
+ * (tests/run-spmd.sh checks the line printed first).
  */
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
-#include <unistd.h>
 
 static long source = 42, dest, word = 7;
 
@@ -39,18 +36,6 @@ int main(int argc, char **argv)
     if (n < 2) {
         if (me == 0)
             printf("skipped: needs 2 PEs\n");
-        shmem_finalize();
-        return 77;
-    }
-    /* The MPI path with a CPU per PE blocks in MPI collectives. */
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    const char *mpi_only = getenv("SHMPI_MPI_ONLY"), *pseudo = getenv("SHMPI_PSEUDO_NODE_SIZE");
-    int mpi_path = (mpi_only && strcmp(mpi_only, "0") != 0) ||
-                   (pseudo && atoi(pseudo) > 0 && atoi(pseudo) < n) ||
-                   getenv("SHMPI_TEST_NODES");
-    if (mpi_path && n <= cpus) {
-        if (me == 0)
-            printf("skipped: %d PEs on %ld CPUs wait in blocking MPI collectives\n", n, cpus);
         shmem_finalize();
         return 77;
     }
