@@ -57,12 +57,6 @@ static MPI_Comm leaders = MPI_COMM_NULL;  /* node leaders, if more than one node
 #define LEADERS_SPIN_NS (200 * 1000)
 static uint64_t leaders_spin_ns;
 
-static struct shmpi_reserved *reserved_of(int world_pe)
-{
-    char *heap = shmpi_peer_mapped(SHMPI_SEG_HEAP, world_pe);
-    return (struct shmpi_reserved *)(heap + shmpi_g.heap_reserved_off);
-}
-
 void shmpi_barrier_init(void)
 {
     if (!shmpi_job_shares_memory())
@@ -71,14 +65,14 @@ void shmpi_barrier_init(void)
     node_rank = sh->node_rank;
     node_size = sh->node_size;
     /* The blocks are in the PEs' new heap objects, zero until used. */
-    node_barrier = &reserved_of(sh->node_pe[0])->node_barrier;
+    node_barrier = &shmpi_reserved_of(sh->node_pe[0])->node_barrier;
     node_rounds = 0;
     if (node_size >= shmpi_tree_min_pes(SHMPI_TREE_BARRIER, shmpi_job_crowded())) {
         node_rounds = shmpi_barrier_rounds(node_size);
-        node_flags = reserved_of(shmpi_g.my_pe)->node_barrier.round;
+        node_flags = shmpi_reserved_of(shmpi_g.my_pe)->node_barrier.round;
         for (int k = 0; k < node_rounds; k++) /* 2^k < node_size */
             node_from[k] =
-                &reserved_of(sh->node_pe[(node_rank + node_size - (1 << k)) % node_size])
+                &shmpi_reserved_of(sh->node_pe[(node_rank + node_size - (1 << k)) % node_size])
                      ->node_barrier.round[k];
     }
     node_event = 0;

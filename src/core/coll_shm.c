@@ -114,8 +114,7 @@ static void all_reduce(uint64_t *values, int n, MPI_Op op, MPI_Comm comm)
 
 static struct shmpi_team_slot *slot_of(int world_pe, int slot)
 {
-    char *heap = shmpi_peer_mapped(SHMPI_SEG_HEAP, world_pe);
-    return &((struct shmpi_reserved *)(heap + shmpi_g.heap_reserved_off))->team[slot];
+    return &shmpi_reserved_of(world_pe)->team[slot];
 }
 
 /* Flat forms cost one wait per member on the critical path, trees one per

@@ -26,7 +26,7 @@
  * own PE's mark every WATCH_MS; if the program is inside a blocking call
  * (struct shmpi_blocking) that needs the marked PE, and still in the same
  * call DEPART_GRACE_MS later, it ends the job with the same line.  While
- * nobody leaves, it costs the blocking calls two plain stores.
+ * nobody leaves, it costs each blocking call a few plain stores.
  * See docs/design.md, "A PE that leaves early".
  */
 #include "shmpi.h"
@@ -139,12 +139,6 @@ static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t watch_wake;
 static uint64_t mark_value[3]; /* the origins of the marks' puts, by phase */
 
-static _Atomic uint64_t *departed_word(void)
-{
-    char *heap = shmpi_g.seg[SHMPI_SEG_HEAP].base;
-    return (_Atomic uint64_t *)(heap + shmpi_g.heap_reserved_off +
-                                offsetof(struct shmpi_reserved, departed));
-}
 
 /* This PE's mark in every other PE's reserved block.  The puts complete by
  * finalize's end at the latest (shmpi_rma_fini), when every PE is in MPI. */
@@ -155,10 +149,9 @@ static void mark_others(int phase)
     for (int pe = 0; pe < shmpi_g.n_pes; pe++) {
         if (pe == shmpi_g.my_pe)
             continue;
-        char *heap = shmpi_peer_mapped(SHMPI_SEG_HEAP, pe);
-        if (heap)
-            atomic_store_explicit((_Atomic uint64_t *)(heap + off), mark_value[phase],
-                                  memory_order_release);
+        struct shmpi_reserved *reserved = shmpi_reserved_of(pe);
+        if (reserved)
+            atomic_store_explicit(&reserved->departed, mark_value[phase], memory_order_release);
         else if (shmpi_rma_active())
             shmpi_rma_put(&mark_value[phase], 1, MPI_UINT64_T, pe,
                           shmpi_rma_disp(SHMPI_SEG_HEAP, pe, off), 1, MPI_UINT64_T);
@@ -171,7 +164,8 @@ static bool needs(const struct shmpi_waiter *w, int pe);
  * PE the mark names, for DEPART_GRACE_MS: then it never returns. */
 static void watch_once(uint64_t *episode, uint64_t *since_ns)
 {
-    uint64_t mark = atomic_load_explicit(departed_word(), memory_order_acquire);
+    uint64_t mark =
+        atomic_load_explicit(&shmpi_reserved_of(shmpi_g.my_pe)->departed, memory_order_acquire);
     unsigned long begun = atomic_load_explicit(&shmpi_blocking.begun, memory_order_acquire);
     unsigned long ended = atomic_load_explicit(&shmpi_blocking.ended, memory_order_acquire);
     int pe = (int)(mark & 0xffffffffu) - 1, phase = (int)(mark >> 32);

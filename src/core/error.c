@@ -23,6 +23,14 @@ static void vreport(const char *kind, const char *routine, const char *fmt, va_l
     fflush(stderr);
 }
 
+/* The launcher forwards our stderr asynchronously and stops reading it
+ * once MPI_Abort tears the job down: give the message time to get out. */
+static void let_message_out(void)
+{
+    struct timespec pause = {0, 200 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+}
+
 void shmpi_abort(const char *routine, const char *fmt, ...)
 {
     va_list ap;
@@ -33,11 +41,7 @@ void shmpi_abort(const char *routine, const char *fmt, ...)
     MPI_Initialized(&mpi_up);
     MPI_Finalized(&mpi_down);
     if (mpi_up && !mpi_down) {
-        /* The launcher forwards our stderr asynchronously and stops reading
-         * it once the abort tears the job down: give the message time to
-         * get out first. */
-        struct timespec pause = {0, 200 * 1000 * 1000};
-        nanosleep(&pause, NULL);
+        let_message_out();
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     exit(1);
@@ -55,8 +59,7 @@ void shmpi_fail_from_thread(const char *routine, const char *fmt, ...)
     vreport("", routine, fmt, ap);
     va_end(ap);
     fflush(stdout);
-    struct timespec pause = {0, 200 * 1000 * 1000}; /* as in shmpi_abort */
-    nanosleep(&pause, NULL);
+    let_message_out();
     signal(SIGALRM, SIG_DFL);
     alarm(3);
     MPI_Abort(MPI_COMM_WORLD, 1);

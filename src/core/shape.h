@@ -86,6 +86,14 @@ static inline char *shmpi_peer_mapped(int s, int pe)
     return shmpi_shape.peer_ptr[s][pe];
 }
 
+/* PE pe's reserved block at the start of its heap (struct shmpi_reserved)
+ * where this PE maps that heap, or NULL. */
+static inline struct shmpi_reserved *shmpi_reserved_of(int pe)
+{
+    char *heap = shmpi_peer_mapped(SHMPI_SEG_HEAP, pe);
+    return heap ? (struct shmpi_reserved *)(heap + shmpi_g.heap_reserved_off) : NULL;
+}
+
 /* Whether shared-memory algorithms (team collectives) may reach PE pe's
  * segment s: mapped, and the job shares memory (under SHMPI_MPI_ONLY a PE
  * still maps its own segments, but its teams stay on MPI). */
