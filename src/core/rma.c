@@ -15,6 +15,7 @@
  * transfer costs far more than the request does.
  */
 #include "amo.h"
+#include "copy.h"
 #include "device_heap.h"
 
 #include <limits.h>
@@ -27,6 +28,18 @@ void shmpi_bytes_fail(const char *routine, size_t nelems, size_t elem_size)
 {
     shmpi_abort(routine, "nelems %zu times element size %zu overflows size_t", nelems,
                 elem_size);
+}
+
+/* A CPU copy to or from a mapped segment: each byte stored once (copy.h),
+ * so a flag the target resets after seeing it stays reset; memmove only
+ * for a transfer to self whose two sides overlap. */
+static SHMPI_ALWAYS_INLINE void mapped_copy(void *to, const void *from, size_t nbytes)
+{
+    uintptr_t t = (uintptr_t)to, f = (uintptr_t)from;
+    if (SHMPI_UNLIKELY(t < f + nbytes && f < t + nbytes))
+        memmove(to, from, nbytes);
+    else
+        shmpi_copy_once(to, from, nbytes);
 }
 
 /* One contiguous put or get: a CPU copy when the target is mapped here,
@@ -54,11 +67,11 @@ static SHMPI_ALWAYS_INLINE void contiguous(const char *routine, shmem_ctx_t hand
         return;
     }
     struct shmpi_target t = shmpi_segment_target(s, remote, world_pe);
-    if (t.mapped) { /* memmove: a transfer to self may overlap */
+    if (t.mapped) {
         if (is_put)
-            memmove(t.mapped, source, nbytes);
+            mapped_copy(t.mapped, source, nbytes);
         else
-            memmove(dest, t.mapped, nbytes);
+            mapped_copy(dest, t.mapped, nbytes);
         return;
     }
     /* Yield mode: a blocking transfer waits on its own request, yielding. */
@@ -136,8 +149,8 @@ static void strided_copy(const struct strided_side *to, const struct strided_sid
                          size_t nblocks, size_t block)
 {
     for (size_t i = 0; i < nblocks; i++)
-        memmove(to->first + (ptrdiff_t)i * to->step, from->first + (ptrdiff_t)i * from->step,
-                block);
+        mapped_copy(to->first + (ptrdiff_t)i * to->step, from->first + (ptrdiff_t)i * from->step,
+                    block);
 }
 
 /* A vector datatype for one side of a strided transfer. */
