@@ -7,13 +7,13 @@
 
 void *shmem_malloc(size_t size)
 {
-    return shmpi_malloc(__func__, size, 0, false);
+    return shmpi_malloc(__func__, size, SHMPI_ANY_ALIGN, false);
 }
 
 void *shmem_malloc_with_hints(size_t size, long hints)
 {
     (void)hints; /* every heap block is equally fast for every use */
-    return shmpi_malloc(__func__, size, 0, false);
+    return shmpi_malloc(__func__, size, SHMPI_ANY_ALIGN, false);
 }
 
 void *shmem_calloc(size_t count, size_t size)
@@ -29,7 +29,7 @@ void *shmem_calloc(size_t count, size_t size)
         shmpi_barrier_all(__func__);
         return NULL;
     }
-    return shmpi_malloc(__func__, bytes, 0, true);
+    return shmpi_malloc(__func__, bytes, SHMPI_ANY_ALIGN, true);
 }
 
 void *shmem_align(size_t alignment, size_t size)
@@ -49,7 +49,7 @@ void shmem_free(void *ptr)
 
 void *shmalloc(size_t size)
 {
-    return shmpi_malloc(__func__, size, 0, false);
+    return shmpi_malloc(__func__, size, SHMPI_ANY_ALIGN, false);
 }
 
 void shfree(void *ptr)

@@ -129,7 +129,7 @@ void *shmpi_malloc(const char *routine, size_t size, size_t align, bool zero)
     void *ptr = NULL;
     /* An alignment that is not a power of two, or larger than the heap,
      * cannot be given: NULL, as for a heap without room, on every PE. */
-    if (align & (align - 1))
+    if (align == 0 || (align & (align - 1)))
         refuse_align(routine, align, "is not a power of two");
     else if (align > shmpi_g.heap_align)
         refuse_align(routine, align,
@@ -180,7 +180,7 @@ void *shmpi_realloc(const char *routine, void *ptr, size_t size)
 {
     shmpi_check_ready(routine);
     if (!ptr)
-        return shmpi_malloc(routine, size, 0, false);
+        return shmpi_malloc(routine, size, SHMPI_ANY_ALIGN, false);
     if (size == 0) {
         shmpi_free(routine, ptr);
         return NULL;

@@ -299,6 +299,9 @@ struct shmpi_reserved {
     _Alignas(64) _Atomic uint64_t departed;
 };
 #define SHMPI_HEAP_RESERVED sizeof(struct shmpi_reserved)
+/* The alignment of shmem_malloc: any (the allocator's own minimum); shmem_align's
+ * must be a power of two, and 0 is not one. */
+#define SHMPI_ANY_ALIGN 1
 /* Collective allocation from the symmetric heap (barrier at the end);
  * NULL on every PE if it does not fit.  `zero` clears the block. */
 void *shmpi_malloc(const char *routine, size_t size, size_t align, bool zero);

@@ -65,7 +65,10 @@ int main(void)
         CHECK(!p || (uintptr_t)p % align == 0, "shmem_align(%zu) gave %p", align, (void *)p);
         shmem_free(p);
     }
-    /* Not a power of two; larger than any heap: NULL on every PE. */
+    /* Not a power of two (0 is not one either); larger than any heap: NULL on
+     * every PE. */
+    CHECK(shmem_align(0, 64) == NULL, "shmem_align(0) is not NULL");
+    CHECK(shmemalign(0, 64) == NULL, "shmemalign(0) is not NULL");
     CHECK(shmem_align(3, 64) == NULL, "shmem_align(3) is not NULL");
     CHECK(shmem_align(3 << 12, 64) == NULL, "shmem_align(12288) is not NULL");
     CHECK(shmem_align((size_t)1 << 50, 64) == NULL, "shmem_align(2^50) is not NULL");
