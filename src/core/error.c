@@ -66,6 +66,19 @@ void shmpi_fail_from_thread(const char *routine, const char *fmt, ...)
     _exit(1);
 }
 
+void shmpi_fail_alone(bool say, const char *routine, const char *fmt, ...)
+{
+    if (say) {
+        va_list ap;
+        va_start(ap, fmt);
+        vreport("", routine, fmt, ap);
+        va_end(ap);
+    }
+    if (shmpi_g.mpi_started_here)
+        MPI_Finalize();
+    exit(1);
+}
+
 void shmpi_warn(const char *routine, const char *fmt, ...)
 {
     va_list ap;

@@ -97,6 +97,40 @@ bool shmpi_same_on_all_pes(unsigned long value)
 
 static void arm_grace_at_mpi_finalize(void);
 
+/* A job of one PE whose launcher announced several processes: the launcher is
+ * another MPI's (Debian's Open MPI owns /usr/bin/mpirun and oshrun), and every
+ * process it started runs alone as PE 0 of 1.  The first of them says so; all
+ * end with status 1. */
+static void check_launcher(const char *routine)
+{
+    static const struct {
+        const char *size, *rank, *launcher;
+    } announced[] = {
+        {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK", "Open MPI's mpirun (or its oshrun)"},
+        {"PMI_SIZE", "PMI_RANK", "a PMI launcher (such as MPICH's mpiexec)"},
+        {"SLURM_STEP_NUM_TASKS", "SLURM_PROCID", "srun"},
+    };
+    if (shmpi_g.n_pes != 1)
+        return;
+    for (size_t i = 0; i < sizeof announced / sizeof *announced; i++) {
+        const char *size = getenv(announced[i].size), *rank = getenv(announced[i].rank);
+        long processes = size ? strtol(size, NULL, 10) : 0;
+        if (processes <= 1 || !rank)
+            continue;
+        char library[MPI_MAX_LIBRARY_VERSION_STRING];
+        shmpi_mpi_library(library, sizeof library);
+        const char *family = strncmp(library, "Open MPI", 8) == 0 ? "Open MPI"
+                             : strncmp(library, "MPICH", 5) == 0  ? "MPICH"
+                                                                  : "that MPI";
+        shmpi_fail_alone(strtol(rank, NULL, 10) == 0, routine,
+                         "this process is one of %ld that %s started (%s=%s), but this "
+                         "program's MPI (%s) sees a job of 1 PE, so each process would run "
+                         "alone; start it with this shmpi's oshrun or %s's mpiexec",
+                         processes, announced[i].launcher, announced[i].size, size, library,
+                         family);
+    }
+}
+
 /* Returns the provided thread level. */
 int shmpi_init(const char *routine, int requested)
 {
@@ -150,6 +184,7 @@ int shmpi_init(const char *routine, int requested)
     MPI_Comm_set_errhandler(shmpi_g.comm, MPI_ERRORS_ARE_FATAL);
     MPI_Comm_rank(shmpi_g.comm, &shmpi_g.my_pe);
     MPI_Comm_size(shmpi_g.comm, &shmpi_g.n_pes);
+    check_launcher(routine);
     shmpi_g.page_size = sysconf(_SC_PAGESIZE);
 
     /* The start-up steps, in the order their inputs exist (most are

@@ -69,6 +69,10 @@ void shmpi_warn(const char *routine, const char *fmt, ...) __attribute__((format
  * a blocking MPI call (depart.c's watch thread); then MPI_Abort. */
 _Noreturn void shmpi_fail_from_thread(const char *routine, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* For a PE that is a job of its own (a singleton MPI): the line, if `say`, then
+ * MPI_Finalize where shmpi started MPI and exit(1): no MPI_Abort banner. */
+_Noreturn void shmpi_fail_alone(bool say, const char *routine, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* The errors the inline checks below report (out of line: they are cold). */
 void shmpi_not_ready(const char *routine);
 void shmpi_pe_fail(const char *routine, int pe, int n_pes);
