@@ -92,37 +92,46 @@ echo "shmem4py demos on 4 PEs: $ran run, $bad failed"
 
 # ---- One PE's uncaught exception ends the job ----------------------------------------
 # The last PE raises after allocating a symmetric array while the others go
-# on into barriers: the job must end with the traceback and shmpi's line
-# naming the PE that left, within 5 s of the exception (docs/design.md,
-# "A PE that leaves early").
+# on into barriers, or into sum_reduce: the job must end with the traceback
+# and one shmpi line naming the PE that raised (it waits in shmem_free or
+# shmem_finalize at exit), within 5 s of the exception (docs/design.md,
+# "Waits that explain themselves").
 cat > "$work/uncaught.py" <<'PY'
-import time
+import sys, time
 from shmem4py import shmem
 me, n = shmem.my_pe(), shmem.n_pes()
 a = shmem.zeros(4, dtype='i')
+src = shmem.ones(1, dtype='i')
+dst = shmem.zeros(1, dtype='i')
 shmem.barrier_all()
 if me == n - 1:
     print("departs at %d" % int(time.time() * 1000), flush=True)
     raise RuntimeError("PE %d fails on purpose" % me)
 for i in range(4):
-    shmem.barrier_all()
+    if sys.argv[1] == "barrier":
+        shmem.barrier_all()
+    else:
+        shmem.sum_reduce(dst, src)
 PY
-for np in 2 4 8; do
-    timeout -k 10 60 "$prefix/bin/oshrun" -n "$np" "$python" -u "$work/uncaught.py" \
-        > "$work/uncaught.log" 2>&1
-    status=$?
-    end=$(date +%s%3N)
-    departs=$(sed -n 's/^departs at \([0-9]*\)$/\1/p' "$work/uncaught.log" | head -1)
-    took=$((end - ${departs:-0}))
-    if [ "$status" -eq 0 ] || [ "$status" -eq 124 ] || [ "$status" -eq 137 ] ||
-        [ -z "$departs" ] || [ "$took" -gt 5000 ] ||
-        ! grep -q "^RuntimeError: PE $((np - 1)) fails on purpose" "$work/uncaught.log" ||
-        ! grep -q "PE $((np - 1)) left the job" "$work/uncaught.log"; then
-        echo "shmem4py uncaught exception on $np PEs: FAIL (exit $status, ended ${took} ms after it)"
-        tail -20 "$work/uncaught.log"; failed=$((failed + 1))
-    else
-        echo "shmem4py uncaught exception on $np PEs: the job ended ${took} ms after it (exit $status)"
-    fi
+for wait_in in barrier sum_reduce; do
+    for np in 2 4 8; do
+        timeout -k 10 60 "$prefix/bin/oshrun" -n "$np" "$python" -u "$work/uncaught.py" \
+            "$wait_in" > "$work/uncaught.log" 2>&1
+        status=$?
+        end=$(date +%s%3N)
+        departs=$(sed -n 's/^departs at \([0-9]*\)$/\1/p' "$work/uncaught.log" | head -1)
+        took=$((end - ${departs:-0}))
+        lines=$(grep -Ec "shmpi: PE [0-9]+: .*(PE $((np - 1)) waits in|waits in .*reduce|waits in shmem_barrier_all).*collectives called in different orders" "$work/uncaught.log")
+        if [ "$status" -eq 0 ] || [ "$status" -eq 124 ] || [ "$status" -eq 137 ] ||
+            [ -z "$departs" ] || [ "$took" -gt 5000 ] ||
+            ! grep -q "^RuntimeError: PE $((np - 1)) fails on purpose" "$work/uncaught.log" ||
+            [ "$lines" -ne 1 ]; then
+            echo "shmem4py uncaught exception on $np PEs, others in $wait_in: FAIL (exit $status, ended ${took} ms after it, $lines shmpi lines)"
+            tail -20 "$work/uncaught.log"; failed=$((failed + 1))
+        else
+            echo "shmem4py uncaught exception on $np PEs, others in $wait_in: the job ended ${took} ms after it (exit $status): $(grep -E '^shmpi: PE' "$work/uncaught.log" | head -1)"
+        fi
+    done
 done
 cd "$top"
 [ "$failed" -eq 0 ]

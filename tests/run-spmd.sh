@@ -28,7 +28,8 @@ else
 fi
 echo "running: $* (timeout ${limit}s)"
 # A program named *_fails must end the job with a failure: it prints
-# "expect failure: REGEX" first, the failing PE's line must match REGEX,
+# "expect failure: REGEX" first, the failing PE's line must match REGEX
+# (and with "expect lines: N", exactly N lines must),
 # and the job must end within 5 s (10 s under SHMPI_TEST_LAUNCHER, across
 # nodes) of the time it prints as "departs at MS" (milliseconds since
 # 1970).  Exit 77 (skipped) passes through.
@@ -51,6 +52,12 @@ case "$prog" in
     fi
     if [ -z "$regex" ] || ! printf '%s\n' "$out" | grep -v '^expect failure: ' | grep -Eq "$regex"; then
         echo "run-spmd: FAIL: no line matching: $regex"; exit 1
+    fi
+    # "expect lines: N": exactly N lines match (one PE says it, not every PE).
+    lines=$(printf '%s\n' "$out" | sed -n 's/^expect lines: //p' | head -1)
+    matched=$(printf '%s\n' "$out" | grep -v '^expect failure: ' | grep -Ec "$regex")
+    if [ -n "$lines" ] && [ "$matched" -ne "$lines" ]; then
+        echo "run-spmd: FAIL: $matched lines matching: $regex (want $lines)"; exit 1
     fi
     if [ -z "$departs" ] || [ $((end - departs)) -gt $within ]; then
         echo "run-spmd: FAIL: the job ended $((end - ${departs:-0})) ms after the departure (at most $within)"

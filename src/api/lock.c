@@ -45,7 +45,7 @@ void shmem_set_lock(long *lock)
 {
     shmpi_check_ready(__func__);
     uint32_t ticket = HIGH(lock_amo(__func__, SHMPI_AMO_ADD, lock, TICKET, 0));
-    struct shmpi_waiter waiter = {0};
+    SHMPI_WAITER(waiter) = {.waits_in = SHMPI_WAITS_ON_LOCK, .routine = __func__, .addr = lock};
     for (;;) {
         uint32_t ahead = ticket - LOW(lock_amo(__func__, SHMPI_AMO_FETCH, lock, 0, 0));
         if (ahead == 0)
@@ -83,7 +83,7 @@ void shmem_clear_lock(long *lock)
     /* Stores of the critical section are complete before the release. */
     shmpi_quiet_all();
     uint64_t old = lock_amo(__func__, SHMPI_AMO_FETCH, lock, 0, 0);
-    struct shmpi_waiter waiter = {0};
+    SHMPI_WAITER(waiter) = {.waits_in = SHMPI_WAITS_ON_LOCK, .routine = __func__, .addr = lock};
     for (;;) {
         uint64_t next = (old & ~(TICKET - 1)) | (uint32_t)(LOW(old) + 1);
         uint64_t seen = lock_amo(__func__, SHMPI_AMO_CSWAP, lock, next, old);

@@ -53,7 +53,7 @@ static void check_ivars(const char *routine, const void *ivars, size_t nelems, s
         shmpi_check_cmp(routine, cmp);                                                        \
         check_ivars(routine, ivar, 1, sizeof(T));                                             \
         struct wait_##N w = {ivar, cmp, cmp_value};                                           \
-        shmpi_wait_until(routine, wait_done_##N, &w);                                         \
+        shmpi_wait_until(routine, ivar, wait_done_##N, &w);                                   \
     }                                                                                         \
     void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value)                                \
     {                                                                                         \
@@ -94,7 +94,7 @@ SHMPI_P2P_DEPRECATED_TYPES(DEFINE_P2P_COMPARE)
         shmpi_check_cmp(routine, cmp);                                                        \
         check_ivars(routine, ivars, nelems, sizeof(T));                                       \
         struct multi_##N m = {ivars, cmp, values, value};                                     \
-        return shmpi_wait_multi(routine, kind, block, nelems, status, indices,                \
+        return shmpi_wait_multi(routine, ivars, kind, block, nelems, status, indices,         \
                                 multi_ready_##N, &m);                                         \
     }                                                                                         \
     void shmem_##N##_wait_until_all(T *ivars, size_t nelems, const int *status, int cmp,      \

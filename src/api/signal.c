@@ -89,6 +89,6 @@ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value
     shmpi_check_cmp(__func__, cmp);
     (void)shmpi_symm_target(__func__, sig_addr, sizeof(uint64_t), shmpi_g.my_pe);
     struct signal_wait w = {(const _Atomic uint64_t *)sig_addr, cmp, cmp_value, 0};
-    shmpi_wait_until(__func__, signal_satisfied, &w);
+    shmpi_wait_until(__func__, sig_addr, signal_satisfied, &w);
     return w.seen;
 }

@@ -148,7 +148,7 @@ uint64_t shmpi_amo_mpi(enum shmpi_amo_op op, enum shmpi_amo_type type,
      * contended fetch_add slower and bimodal (benchmarks/RESULTS.md,
      * "Measurements behind design constants").  Only a long losing streak
      * backs off (yields). */
-    struct shmpi_waiter waiter = {0};
+    SHMPI_WAITER(waiter) = {.waits_in = SHMPI_WAITS_FOR_MPI};
     for (unsigned failures = 0;; failures++) {
         uint64_t new_value = shmpi_amo_apply(op, type, old, operand);
         uint64_t seen = mpi_cas(w, new_value, old);

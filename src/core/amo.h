@@ -86,8 +86,8 @@ const char *shmpi_amo_direct_op_name(unsigned amo_ops);
 
 /* ---- waiting (src/core/wait.c) -------------------------------------------------------- */
 /* Waits until satisfied(state) holds, driving progress. */
-void shmpi_wait_until(const char *routine, bool (*satisfied)(const void *state),
-                      const void *state);
+void shmpi_wait_until(const char *routine, const void *addr,
+                      bool (*satisfied)(const void *state), const void *state);
 
 /* The multi-variable waits and tests.  Element i takes part unless
  * status && status[i] != 0; ready(state, i) tests it.
@@ -100,8 +100,8 @@ void shmpi_wait_until(const char *routine, bool (*satisfied)(const void *state),
  *         indices[0..n-1]; 0 if none takes part (or, for a test, is ready).
  * `block` selects wait_until (true) or test (false) behaviour. */
 enum shmpi_wait_kind { SHMPI_WAIT_ALL, SHMPI_WAIT_ANY, SHMPI_WAIT_SOME };
-size_t shmpi_wait_multi(const char *routine, enum shmpi_wait_kind kind, bool block,
-                        size_t nelems, const int *status, size_t *indices,
+size_t shmpi_wait_multi(const char *routine, const void *addr, enum shmpi_wait_kind kind,
+                        bool block, size_t nelems, const int *status, size_t *indices,
                         bool (*ready)(const void *state, size_t i), const void *state);
 
 #endif /* SHMPI_AMO_H */

@@ -57,10 +57,21 @@ static MPI_Comm leaders = MPI_COMM_NULL;  /* node leaders, if more than one node
 #define LEADERS_SPIN_NS (200 * 1000)
 static uint64_t leaders_spin_ns;
 
+/* Without shared memory, the barrier over all PEs runs on a communicator of
+ * its own: on the world team's, where the data collectives run, MPI would
+ * match a PE's barrier with another's reduction (collectives called in
+ * different orders), and the job would go on with wrong values instead of
+ * stopping where diagnose.c can see it. */
+static MPI_Comm world_barrier_comm = MPI_COMM_NULL;
+
 void shmpi_barrier_init(void)
 {
-    if (!shmpi_job_shares_memory())
+    if (!shmpi_job_shares_memory()) {
+        MPI_Request req; /* nonblocking: MPI_Comm_dup spins (docs/design.md, "Start-up") */
+        MPI_Comm_idup(shmpi_g.comm, &world_barrier_comm, &req);
+        shmpi_wait_request(&req);
         return;
+    }
     const struct shmpi_shape *sh = &shmpi_shape;
     node_rank = sh->node_rank;
     node_size = sh->node_size;
@@ -93,6 +104,8 @@ void shmpi_barrier_fini(void)
 {
     if (leaders != MPI_COMM_NULL)
         MPI_Comm_free(&leaders);
+    if (world_barrier_comm != MPI_COMM_NULL)
+        MPI_Comm_free(&world_barrier_comm);
     node_barrier = NULL;
     node_flags = NULL;
 }
@@ -134,7 +147,7 @@ void shmpi_sync_world(const char *routine)
     if (shmpi_shm_sync(&shmpi_g.team_world))
         return;
     if (!node_barrier) {
-        shmpi_barrier_comm(shmpi_g.team_world.comm, &world_barrier_waiter);
+        shmpi_barrier_comm(world_barrier_comm, &world_barrier_waiter);
         return;
     }
     if (node_rounds > 0) {
@@ -149,7 +162,7 @@ void shmpi_sync_world(const char *routine)
                             &world_barrier_waiter);
         return;
     }
-    struct shmpi_waiter waiter = world_barrier_waiter;
+    SHMPI_WAITER(waiter) = world_barrier_waiter;
     unsigned generation = atomic_load_explicit(&node_barrier->generation, memory_order_acquire);
     if (node_rank == 0) {
         while (atomic_load_explicit(&node_barrier->arrived, memory_order_acquire) !=
@@ -170,5 +183,6 @@ void shmpi_sync_world(const char *routine)
 void shmpi_barrier_all(const char *routine)
 {
     shmpi_quiet_all();
+    shmpi_g.team_world.calls++; /* a collective of all PEs (diagnose.c) */
     shmpi_sync_world(routine);
 }

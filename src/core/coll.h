@@ -63,6 +63,7 @@ static inline struct shmpi_group shmpi_team_group(const char *routine, shmem_tea
     shmpi_check_ready(routine);
     shmpi_depart_routine = routine;
     struct shmpi_team *team = shmpi_team_get(routine, handle);
+    team->calls++; /* numbers the team's collectives alike on every member (diagnose.c) */
     return (struct shmpi_group){team->comm, team->my_pe, team->n_pes, team};
 }
 /* The collectives take the group by address: passed by value (24 bytes,
@@ -89,6 +90,7 @@ static SHMPI_ALWAYS_INLINE struct shmpi_group shmpi_aset_group_inline(const char
     if (SHMPI_LIKELY(start == 0 && log_stride == 0 && size == shmpi_g.n_pes && size > 0)) {
         shmpi_check_ready(routine);
         shmpi_depart_routine = routine;
+        shmpi_g.team_world.calls++;
         return (struct shmpi_group){shmpi_g.team_world.comm, shmpi_g.my_pe, size,
                                     &shmpi_g.team_world};
     }

@@ -203,12 +203,13 @@ static struct shmpi_waiter waiter_for(const struct shmpi_team *t, int pe)
 {
     return (struct shmpi_waiter){.needs = SHMPI_NEEDS_PE,
                                  .pe = world_of(t, pe),
+                                 .team = t,
                                  .finalize_may_meet = world_syncing};
 }
 
 static uint64_t wait_for(const struct shmpi_team *t, int pe, uint64_t s)
 {
-    struct shmpi_waiter waiter = waiter_for(t, pe);
+    SHMPI_WAITER(waiter) = waiter_for(t, pe);
     uint64_t at;
     while ((at = atomic_load_explicit(&t->shm.member_slot[pe]->seq, memory_order_acquire)) < s)
         shmpi_backoff(&waiter);
@@ -245,7 +246,7 @@ void shmpi_dissemination(struct shmpi_round_flag *mine, struct shmpi_round_flag 
 {
     for (int k = 0; k < rounds; k++) {
         atomic_store_explicit(&mine[k].event, event, memory_order_release);
-        struct shmpi_waiter waiter = *needing;
+        SHMPI_WAITER(waiter) = *needing;
         while (atomic_load_explicit(&from[k]->event, memory_order_acquire) < event)
             shmpi_backoff(&waiter);
     }
@@ -325,7 +326,7 @@ static uint64_t arrive_stamped(struct shmpi_team *t, struct shmpi_slot_line *lin
 static const char *stamped_data(const struct shmpi_team *t, int pe, uint64_t s)
 {
     struct shmpi_slot_line *line = line_of(t, pe, s);
-    struct shmpi_waiter waiter = waiter_for(t, pe);
+    SHMPI_WAITER(waiter) = waiter_for(t, pe);
     while (atomic_load_explicit(&line->stamp, memory_order_acquire) < s)
         shmpi_backoff(&waiter);
     return line->data;

@@ -1,36 +1,34 @@
 /*
- * depart.c - noticing that a PE left the job while others still need it,
- * and ending a program that never called shmem_finalize cleanly.
+ * depart.c - noticing that a PE went into shmem_finalize (or exit) while
+ * others still need it, and ending a program that never called
+ * shmem_finalize cleanly.
  *
  * A PE that leaves runs shmem_finalize (called by the program, at exit, or
- * inside the program's MPI_Finalize).  Its finalize has two steps that
- * wait for the others: phase 1, the world barrier (a program's barrier
- * may pair with it), and phase 2, a barrier on a communicator of
- * finalize's own that no other routine uses.  If a step has waited
- * DEPART_NOTICE_MS, the PE sends every other PE a notice (one message on
- * shmpi_g.comm with the phase as its tag): in a finalize where all arrive
- * sooner nothing is sent.  Every waiting loop already probes shmpi_g.comm
- * (shmpi_progress); a probe that finds a notice records the phase of its
- * sender, which costs the loops nothing while nobody leaves.  A loop that
- * needs the departed PE (a collective of a team it belongs to, an RMA
- * completion aimed at it) and is still waiting DEPART_GRACE_MS after the
- * notice ends the job with one line naming it.  Waits that finalize's own
- * world barrier may complete (a barrier over all PEs) count only phase 2.
+ * inside the program's MPI_Finalize).  Its finalize has two steps that wait
+ * for the others: phase 1, the world barrier (a program's barrier may pair
+ * with it), and phase 2, a barrier on a communicator of finalize's own that
+ * no other routine uses.  Both are waiting loops, so the PE's wait record
+ * says shmem_finalize (diagnose.c), and a PE that waits for it in a
+ * collective finalize cannot meet ends the job by the order check, naming
+ * it: nothing is sent for that.
  *
- * A blocking MPI collective (the MPI path with a CPU per PE, where it is
- * several times faster than the nonblocking form) runs no loop of ours, so
- * with the notices the PE also writes a departure mark into every other
- * PE's reserved heap block: a store where it maps that heap, else an
- * MPI_Put, which completes because the PE that waits is inside MPI.  A watch
- * thread (started where some PE is reached only through MPI) looks at its
- * own PE's mark every WATCH_MS; if the program is inside a blocking call
- * (struct shmpi_blocking) that needs the marked PE, and still in the same
- * call DEPART_GRACE_MS later, it ends the job with the same line.  While
- * nobody leaves, it costs each blocking call a few plain stores.
- * See docs/design.md, "A PE that leaves early".
+ * A PE inside a blocking MPI collective (the MPI path with a CPU per PE,
+ * where it is several times faster than the nonblocking form) runs no loop
+ * of ours.  So once a finalize step has waited DEPART_NOTICE_MS, the PE
+ * writes a departure mark into the reserved heap blocks of its partners,
+ * the world PEs at distance 2^k either way (2 log2 N at most, whatever N:
+ * one of them is in any collective that waits for it): a store where it
+ * maps that heap, else an MPI_Put, which completes because the PE that waits
+ * is inside MPI.  A watch thread (started where some PE is reached only
+ * through MPI) looks at its own PE's mark every WATCH_MS; if the program is
+ * inside a blocking call (struct shmpi_blocking) that needs the marked PE,
+ * and still in the same call DEPART_GRACE_MS later, it ends the job with
+ * the line of the order check.  While nobody leaves, it costs each blocking
+ *  call a few plain stores.  See docs/design.md, "Waits that explain themselves".
  */
 #include "shmpi.h"
 #include "mpi_rma.h"
+#include "diagnose.h"
 #include "runtime.h"
 #include "team.h"
 
@@ -43,18 +41,14 @@
 #define DEPART_NOTICE_MS 500
 #define DEPART_GRACE_MS 1000
 #define WATCH_MS 100
-/* The tags of the notices: the phase the sender was in. */
-#define TAG_PHASE_BASE 0x5e00
 
 _Thread_local const char *shmpi_depart_routine;
 
-static unsigned char *phase_of;   /* [n_pes]: the phase each PE announced, 0: none */
-static int *heard;                /* the PEs that sent notices, in arrival order */
-static int n_heard;
-static int notices_received;
-static int rounds_sent;           /* notices this PE sent to every other PE (0 to 2) */
-static MPI_Request *sends;        /* [2 * n_pes]: the sends of both rounds */
-static int n_sends;
+static int marks_sent;            /* phases this PE marked its partners for (0 to 2) */
+/* The routine a leaving PE waits in, by the mark's "where" bits. */
+static const char *const finalize_routine[] = {"shmem_finalize", "exit (shmem_finalize)",
+                                               "MPI_Finalize (shmem_finalize)"};
+static int finalize_where; /* index into finalize_routine of this PE's finalize */
 static MPI_Comm finalize_comm = MPI_COMM_NULL;
 static uint64_t phase_since_ns;
 
@@ -82,6 +76,7 @@ static void finalize_at_exit(int status, void *unused)
         return;
     if (atomic_load(&shmpi_g.init_state) == SHMPI_STATE_READY) {
         shmpi_g.init_count = 1; /* nested inits left open end here too */
+        finalize_where = 1;
         shmpi_finalize();
     }
     int up = 0, down = 0;
@@ -108,6 +103,7 @@ static int finalize_in_mpi_finalize(MPI_Comm self, int keyval, void *value, void
     (void)self, (void)value, (void)extra;
     if (atomic_load(&shmpi_g.init_state) == SHMPI_STATE_READY) {
         shmpi_g.init_count = 1;
+        finalize_where = 2;
         shmpi_finalize();
     }
     MPI_Comm_free_keyval(&keyval);
@@ -140,22 +136,28 @@ static pthread_cond_t watch_wake;
 static uint64_t mark_value[3]; /* the origins of the marks' puts, by phase */
 
 
-/* This PE's mark in every other PE's reserved block.  The puts complete by
- * finalize's end at the latest (shmpi_rma_fini), when every PE is in MPI. */
-static void mark_others(int phase)
+/* This PE's mark in its partners' reserved blocks (world PEs at distance
+ * 2^k either way).  The puts complete by finalize's end at the latest
+ * (shmpi_rma_fini), when every PE is in MPI. */
+static void mark_partners(int phase)
 {
-    mark_value[phase] = (uint64_t)phase << 32 | (uint64_t)(shmpi_g.my_pe + 1);
+    mark_value[phase] = (uint64_t)finalize_where << 40 | (uint64_t)phase << 32 |
+                        (uint64_t)(shmpi_g.my_pe + 1);
     size_t off = shmpi_g.heap_reserved_off + offsetof(struct shmpi_reserved, departed);
-    for (int pe = 0; pe < shmpi_g.n_pes; pe++) {
-        if (pe == shmpi_g.my_pe)
-            continue;
-        struct shmpi_reserved *reserved = shmpi_reserved_of(pe);
-        if (reserved)
-            atomic_store_explicit(&reserved->departed, mark_value[phase], memory_order_release);
-        else if (shmpi_rma_active())
-            shmpi_rma_put(&mark_value[phase], 1, MPI_UINT64_T, pe,
-                          shmpi_rma_disp(SHMPI_SEG_HEAP, pe, off), 1, MPI_UINT64_T);
-    }
+    int n = shmpi_g.n_pes, me = shmpi_g.my_pe;
+    for (int step = 1; step < n; step *= 2)
+        for (int side = -1; side <= 1; side += 2) {
+            int pe = ((me + side * step) % n + n) % n;
+            if (pe == me || (side == 1 && 2 * step == n))
+                continue; /* itself, or the same PE both ways */
+            struct shmpi_reserved *reserved = shmpi_reserved_of(pe);
+            if (reserved)
+                atomic_store_explicit(&reserved->departed, mark_value[phase],
+                                      memory_order_release);
+            else if (shmpi_rma_active())
+                shmpi_rma_put(&mark_value[phase], 1, MPI_UINT64_T, pe,
+                              shmpi_rma_disp(SHMPI_SEG_HEAP, pe, off), 1, MPI_UINT64_T);
+        }
 }
 
 static bool needs(const struct shmpi_waiter *w, int pe);
@@ -168,7 +170,8 @@ static void watch_once(uint64_t *episode, uint64_t *since_ns)
         atomic_load_explicit(&shmpi_reserved_of(shmpi_g.my_pe)->departed, memory_order_acquire);
     unsigned long begun = atomic_load_explicit(&shmpi_blocking.begun, memory_order_acquire);
     unsigned long ended = atomic_load_explicit(&shmpi_blocking.ended, memory_order_acquire);
-    int pe = (int)(mark & 0xffffffffu) - 1, phase = (int)(mark >> 32);
+    int pe = (int)(mark & 0xffffffffu) - 1, phase = (int)(mark >> 32 & 0xff);
+    unsigned where = (unsigned)(mark >> 40) % 3;
     struct shmpi_waiter w = {
         .needs = SHMPI_NEEDS_TEAM,
         .team = atomic_load_explicit(&shmpi_blocking.team, memory_order_relaxed),
@@ -189,9 +192,8 @@ static void watch_once(uint64_t *episode, uint64_t *since_ns)
         return;
     const char *routine = atomic_load_explicit(&shmpi_blocking.routine, memory_order_relaxed);
     shmpi_fail_from_thread(routine ? routine : "shmem_finalize",
-                           "PE %d left the job (shmem_finalize or exit) while this PE waits "
-                           "for it",
-                           pe);
+                           "PE %d waits in %s: collectives called in different orders", pe,
+                           finalize_routine[where]);
 }
 
 static void *watch(void *unused)
@@ -208,8 +210,10 @@ static void *watch(void *unused)
             until.tv_nsec -= 1000000000L;
         }
         pthread_cond_timedwait(&watch_wake, &watch_lock, &until);
-        if (!watch_stop)
+        if (!watch_stop) {
             watch_once(&episode, &since_ns); /* under the lock: teams stay */
+            shmpi_diag_watch();              /* what a blocking call waits in */
+        }
     }
     pthread_mutex_unlock(&watch_lock);
     return NULL;
@@ -258,54 +262,17 @@ void shmpi_depart_team_gone(const struct shmpi_team *team)
     pthread_mutex_unlock(&watch_lock);
 }
 
-/* ---- notices ----------------------------------------------------------------------- */
+/* ---- phases and marks -------------------------------------------------------------- */
 void shmpi_depart_init(void)
 {
     arm_exit_paths();
-    phase_of = calloc((size_t)shmpi_g.n_pes, 1);
-    heard = malloc((size_t)shmpi_g.n_pes * sizeof(int));
-    if (!phase_of || !heard)
-        shmpi_abort("shmem_init", "out of memory for %d PEs", shmpi_g.n_pes);
-    n_heard = notices_received = rounds_sent = n_sends = 0;
+    marks_sent = 0;
+    finalize_where = 0;
     shmpi_g.finalize_phase = 0;
-    atomic_store(&shmpi_g.departures_heard, 0);
     MPI_Request req; /* nonblocking: MPI_Comm_dup spins (docs/design.md, "Start-up") */
     MPI_Comm_idup(shmpi_g.comm, &finalize_comm, &req);
     shmpi_wait_request(&req);
     watch_start();
-}
-
-void shmpi_depart_message(const MPI_Status *status)
-{
-    int tag = status->MPI_TAG;
-    if (tag != TAG_PHASE_BASE + 1 && tag != TAG_PHASE_BASE + 2)
-        return; /* not a notice (finalize's handshake) */
-    MPI_Message msg;
-    MPI_Status st;
-    int flag = 0;
-    MPI_Improbe(status->MPI_SOURCE, tag, shmpi_g.comm, &flag, &msg, &st);
-    if (!flag)
-        return; /* another thread took it */
-    MPI_Mrecv(NULL, 0, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
-    notices_received++;
-    int pe = st.MPI_SOURCE;
-    if (!phase_of[pe])
-        heard[n_heard++] = pe;
-    if (phase_of[pe] < tag - TAG_PHASE_BASE)
-        phase_of[pe] = (unsigned char)(tag - TAG_PHASE_BASE);
-    atomic_store_explicit(&shmpi_g.departures_heard, 1, memory_order_release);
-}
-
-static void send_notices(int phase)
-{
-    mark_others(phase);
-    if (!sends) /* only when a finalize waits long: N requests per round */
-        sends = shmpi_xmalloc("shmem_finalize", 2 * (size_t)shmpi_g.n_pes * sizeof(MPI_Request));
-    for (int pe = 0; pe < shmpi_g.n_pes; pe++)
-        if (pe != shmpi_g.my_pe)
-            MPI_Isend(NULL, 0, MPI_BYTE, pe, TAG_PHASE_BASE + phase, shmpi_g.comm,
-                      &sends[n_sends++]);
-    rounds_sent++;
 }
 
 void shmpi_depart_phase(int phase)
@@ -317,10 +284,12 @@ void shmpi_depart_phase(int phase)
 void shmpi_depart_finalizing(void)
 {
     int phase = shmpi_g.finalize_phase;
-    if (phase < 1 || phase > 2 || rounds_sent >= phase)
+    if (phase < 1 || phase > 2 || marks_sent >= phase)
         return;
-    if (now_ns() - phase_since_ns >= DEPART_NOTICE_MS * 1000000ull)
-        send_notices(phase);
+    if (now_ns() - phase_since_ns >= DEPART_NOTICE_MS * 1000000ull) {
+        mark_partners(phase);
+        marks_sent = phase;
+    }
 }
 
 /* Whether the wait needs PE `pe` (a world PE). */
@@ -337,61 +306,23 @@ static bool needs(const struct shmpi_waiter *w, int pe)
     return false;
 }
 
-void shmpi_depart_check(struct shmpi_waiter *w)
+const char *shmpi_depart_finalize_routine(void)
 {
-    int least_phase = w->finalize_may_meet ? 2 : 1;
-    for (int i = 0; i < n_heard; i++) {
-        int pe = heard[i];
-        if (phase_of[pe] < least_phase || !needs(w, pe))
-            continue;
-        /* Still waiting: the loop looked at its condition just before. */
-        uint64_t now = now_ns();
-        if (!w->departure_seen_ns) {
-            w->departure_seen_ns = now;
-            return;
-        }
-        if (now - w->departure_seen_ns < DEPART_GRACE_MS * 1000000ull)
-            return;
-        const char *routine = shmpi_depart_routine ? shmpi_depart_routine : "shmem_finalize";
-        shmpi_abort(routine, "PE %d left the job (shmem_finalize or exit) while this PE waits "
-                             "for it", pe);
-    }
+    return finalize_routine[finalize_where];
 }
 
-/* Phase 2 and the end of the notices: every PE is in finalize. */
+/* Phase 2: every PE is in finalize. */
 void shmpi_depart_finalize(void)
 {
     shmpi_depart_phase(2);
     MPI_Request req;
     MPI_Ibarrier(finalize_comm, &req);
-    shmpi_wait_request(&req); /* sends phase 2 notices if it lasts */
+    /* Marks the partners if it lasts; its record shows shmem_finalize. */
+    const struct shmpi_waiter in_finalize = {.waits_in = SHMPI_WAITS_IN_COLLECTIVE,
+                                             .routine = finalize_routine[finalize_where]};
+    shmpi_wait_request_needing(&req, &in_finalize);
     shmpi_g.finalize_phase = 3;
     watch_stop_join(); /* every PE is here: no blocking call needs anyone */
-    /* Receive the notices not yet received, so none is left in MPI. */
-    int total = rounds_sent;
-    MPI_Iallreduce(MPI_IN_PLACE, &total, 1, MPI_INT, MPI_SUM, finalize_comm, &req);
-    shmpi_wait_request(&req);
-    int expected = total - rounds_sent;
-    while (notices_received < expected) {
-        /* By tag: a PE further on may already send finalize's handshake. */
-        for (int phase = 1; phase <= 2; phase++) {
-            MPI_Status st;
-            int flag = 0;
-            MPI_Iprobe(MPI_ANY_SOURCE, TAG_PHASE_BASE + phase, shmpi_g.comm, &flag, &st);
-            if (flag)
-                shmpi_depart_message(&st);
-        }
-        sched_yield();
-    }
-    for (int i = 0; i < n_sends; i++)
-        MPI_Wait(&sends[i], MPI_STATUS_IGNORE);
     MPI_Comm_free(&finalize_comm);
-    free(phase_of);
-    free(heard);
-    free(sends);
-    phase_of = NULL;
-    heard = NULL;
-    sends = NULL;
-    atomic_store(&shmpi_g.departures_heard, 0);
     shmpi_g.finalize_phase = 0;
 }

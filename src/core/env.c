@@ -39,6 +39,8 @@ enum {
     VAR_DEVICE_HEAP_SIZE,
     VAR_CUDA_LIBRARY,
     VAR_TREE_MIN_PES,
+    VAR_ORDER_CHECK,
+    VAR_HANG_REPORT,
 };
 
 static const struct env_var env_table[] = {
@@ -91,6 +93,13 @@ static const struct env_var env_table[] = {
      "up to 2 KiB and reductions up to 4 KiB as log-depth trees, smaller ones flat; 0: always "
      "flat; auto: flat when a machine runs more PEs than CPUs (each tree level then waits for "
      "the scheduler), else trees for barriers from 4 PEs, broadcasts and reductions from 8"},
+    [VAR_ORDER_CHECK] = {"SHMPI_ORDER_CHECK", NULL, ENV_FLAG, "1",
+     "0: no check; otherwise a PE that has waited about a second in a collective for a PE "
+     "that waits in another collective of the same team, or in shmem_finalize, ends the job "
+     "with one line naming both (collectives called in different orders)"},
+    [VAR_HANG_REPORT] = {"SHMPI_HANG_REPORT", NULL, ENV_COUNT, "5",
+     "seconds: once every PE has waited this long with nothing in flight, PE 0 prints what "
+     "each waits in (routine, address or lock, team), once; the job keeps waiting; 0: never"},
 };
 #define N_ENV_VARS (sizeof(env_table) / sizeof(env_table[0]))
 
@@ -163,6 +172,11 @@ void shmpi_env_read(void)
                        ? -1
                        : count_value(VAR_POLL_US, -1, 100000000, "valid",
                                      "auto or microseconds from 0 to 100000000");
+
+    value = env_lookup(&env_table[VAR_ORDER_CHECK]);
+    env->order_check = !value || strcmp(value, "0") != 0;
+    env->hang_report_s = count_value(VAR_HANG_REPORT, 5, 86400, "valid",
+                                     "seconds from 0 to 86400; 0 = no report");
 
     value = env_lookup(&env_table[VAR_TREE_MIN_PES]);
     env->tree_min_pes = !value || strcmp(value, "auto") == 0

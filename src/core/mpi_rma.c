@@ -33,6 +33,7 @@
 
 MPI_Win shmpi_rma_win = MPI_WIN_NULL;
 MPI_Aint *shmpi_rma_base[SHMPI_NSEGS];
+_Atomic uint64_t *shmpi_rma_reached;
 
 /* The self compare-and-swap of 8-byte words goes to the CPU (see above). */
 static bool cas_self_by_cpu;
@@ -119,6 +120,11 @@ void shmpi_rma_init(void)
      * MPI: no window (creating one is a collective that took longer than
      * the rest of start-up with more PEs than CPUs). */
     if (n > 1 && !shmpi_job_all_mapped()) {
+        if (!shmpi_rma_reached) {
+            shmpi_rma_reached = calloc(((size_t)n + 63) / 64, sizeof(uint64_t));
+            if (!shmpi_rma_reached)
+                shmpi_abort("shmem_init", "out of memory for %d PEs", n);
+        }
         create_window();
         for (int s = 0; s < SHMPI_NSEGS; s++)
             MPI_Win_attach(shmpi_rma_win, shmpi_g.seg[s].base, (MPI_Aint)shmpi_g.seg[s].size);
@@ -134,6 +140,12 @@ void shmpi_rma_init(void)
     if (shmpi_rma_win != MPI_WIN_NULL)
         MPI_Win_lock_all(MPI_MODE_NOCHECK, shmpi_rma_win);
     library_init();
+}
+
+void shmpi_rma_reached_free(void)
+{
+    free((void *)shmpi_rma_reached);
+    shmpi_rma_reached = NULL;
 }
 
 void shmpi_rma_fini(void)
@@ -153,6 +165,7 @@ void shmpi_rma_fini(void)
 void shmpi_rma_compare_and_swap(const void *value, const void *compare, void *result,
                                 MPI_Datatype type, size_t size, int pe, MPI_Aint disp)
 {
+    shmpi_rma_reach(pe);
     if (SHMPI_UNLIKELY(cas_self_by_cpu) && size == 8 && pe == shmpi_g.my_pe) {
         /* A dynamic window's displacement is the address. */
         _Atomic uint64_t *word = (_Atomic uint64_t *)(uintptr_t)disp;

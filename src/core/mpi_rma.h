@@ -41,39 +41,59 @@ static inline MPI_Aint shmpi_rma_disp(int s, int pe, size_t off)
     return shmpi_rma_base[s][pe] + (MPI_Aint)off;
 }
 
+/* ---- the PEs reached ------------------------------------------------------------------ */
+/* Bit pe: this PE's MPI RMA reached PE pe (finalize's handshake, runtime.c, closes
+ * those connections by a round trip).  Made with the window; it outlives it. */
+extern _Atomic uint64_t *shmpi_rma_reached;
+static inline void shmpi_rma_reach(int pe)
+{
+    _Atomic uint64_t *word = &shmpi_rma_reached[pe >> 6];
+    uint64_t bit = (uint64_t)1 << (pe & 63);
+    if (!(atomic_load_explicit(word, memory_order_relaxed) & bit))
+        atomic_fetch_or_explicit(word, bit, memory_order_relaxed);
+}
+/* Frees it (finalize, once the handshake is done or not needed). */
+void shmpi_rma_reached_free(void);
+
 /* ---- the calls ---------------------------------------------------------------------- */
 static inline void shmpi_rma_put(const void *origin, int count, MPI_Datatype otype, int pe,
                                  MPI_Aint disp, int tcount, MPI_Datatype ttype)
 {
+    shmpi_rma_reach(pe);
     MPI_Put(origin, count, otype, pe, disp, tcount, ttype, shmpi_rma_win);
 }
 static inline void shmpi_rma_rput(const void *origin, int count, MPI_Datatype otype, int pe,
                                   MPI_Aint disp, int tcount, MPI_Datatype ttype,
                                   MPI_Request *req)
 {
+    shmpi_rma_reach(pe);
     MPI_Rput(origin, count, otype, pe, disp, tcount, ttype, shmpi_rma_win, req);
 }
 static inline void shmpi_rma_get(void *origin, int count, MPI_Datatype otype, int pe,
                                  MPI_Aint disp, int tcount, MPI_Datatype ttype)
 {
+    shmpi_rma_reach(pe);
     MPI_Get(origin, count, otype, pe, disp, tcount, ttype, shmpi_rma_win);
 }
 static inline void shmpi_rma_rget(void *origin, int count, MPI_Datatype otype, int pe,
                                   MPI_Aint disp, int tcount, MPI_Datatype ttype,
                                   MPI_Request *req)
 {
+    shmpi_rma_reach(pe);
     MPI_Rget(origin, count, otype, pe, disp, tcount, ttype, shmpi_rma_win, req);
 }
 /* One word of `type` (the accumulate family, atomic with each other). */
 static inline void shmpi_rma_accumulate(const void *origin, MPI_Datatype type, int pe,
                                         MPI_Aint disp, MPI_Op op)
 {
+    shmpi_rma_reach(pe);
     MPI_Accumulate(origin, 1, type, pe, disp, 1, type, op, shmpi_rma_win);
 }
 static inline void shmpi_rma_get_accumulate(const void *origin, void *result,
                                             MPI_Datatype type, int pe, MPI_Aint disp,
                                             MPI_Op op)
 {
+    shmpi_rma_reach(pe);
     MPI_Get_accumulate(origin, 1, type, result, 1, type, pe, disp, 1, type, op,
                        shmpi_rma_win);
 }
@@ -81,12 +101,14 @@ static inline void shmpi_rma_rget_accumulate(const void *origin, void *result,
                                              MPI_Datatype type, int pe, MPI_Aint disp,
                                              MPI_Op op, MPI_Request *req)
 {
+    shmpi_rma_reach(pe);
     MPI_Rget_accumulate(origin, 1, type, result, 1, type, pe, disp, 1, type, op,
                         shmpi_rma_win, req);
 }
 static inline void shmpi_rma_fetch_and_op(const void *origin, void *result, MPI_Datatype type,
                                           int pe, MPI_Aint disp, MPI_Op op)
 {
+    shmpi_rma_reach(pe);
     MPI_Fetch_and_op(origin, result, type, pe, disp, op, shmpi_rma_win);
 }
 /* MPI_Compare_and_swap of a `size`-byte word, or its equivalent where the

@@ -34,13 +34,10 @@
 void shmpi_progress(void)
 {
     int flag;
-    MPI_Status status;
     /* Any entry into the progress engine processes incoming RMA; probing a
-     * private communicator is the cheapest.  Its only messages are the
-     * notices of PEs that leave (depart.c). */
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, shmpi_g.comm, &flag, &status);
-    if (SHMPI_UNLIKELY(flag))
-        shmpi_depart_message(&status);
+     * private communicator is the cheapest (finalize's handshake is its only
+     * traffic, and is received there). */
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, shmpi_g.comm, &flag, MPI_STATUS_IGNORE);
     /* A PE that waits or polls completes its own deferred AMOs: what it
      * waits for may depend on them. */
     shmpi_amo_drain(false);
@@ -86,6 +83,8 @@ void shmpi_progress_init(void)
  * waiting longer made a crowded ping-pong slower.  The numbers:
  * benchmarks/RESULTS.md, "Measurements behind design constants". */
 #define QUIET_LOOKS 8
+/* A wait that could not show (another thread's did) tries again this often. */
+#define PUBLISH_RETRY_TURNS 256
 #define QUIET_SPINS_CROWDED 2
 
 static inline void cpu_pause(void)
@@ -104,18 +103,21 @@ void shmpi_backoff(struct shmpi_waiter *w)
     shmpi_progress();
     if (SHMPI_UNLIKELY(shmpi_g.finalize_phase))
         shmpi_depart_finalizing();
-    if (SHMPI_UNLIKELY(atomic_load_explicit(&shmpi_g.departures_heard, memory_order_relaxed)) &&
-        w->needs != SHMPI_NEEDS_NOBODY)
-        shmpi_depart_check(w);
     unsigned n = ++w->spins;
     unsigned spin_turns =
         w->looks && shmpi_job_crowded() ? QUIET_SPINS_CROWDED : SPINS_BEFORE_YIELD;
     if (n < spin_turns)
         return;
     uint64_t now = now_ns();
-    if (n == spin_turns)
+    if (n == spin_turns) {
         w->since_ns = now;
+        shmpi_diag_publish(w); /* a wait that lasts says what it waits in */
+    }
     uint64_t waited = now - w->since_ns;
+    if (SHMPI_UNLIKELY(w->published))
+        shmpi_diag_tick(w, waited);
+    else if (SHMPI_UNLIKELY(n % PUBLISH_RETRY_TURNS == 0))
+        shmpi_diag_publish(w); /* another thread's wait showed meanwhile */
     /* A pending MPI request of this PE's own (a nonblocking collective, a
      * probe) advances only while this PE is inside MPI: poll it longer. */
     uint64_t poll_ns = shmpi_g.poll_ns;
@@ -148,12 +150,15 @@ static void wait_request(MPI_Request *req, uint64_t spin_ns, bool steady,
                 return;
         } while (now_ns() - start < spin_ns);
     }
-    struct shmpi_waiter waiter = {.mpi_request = steady, .calls_mpi = true};
+    SHMPI_WAITER(waiter) = {.mpi_request = steady, .calls_mpi = true};
     if (needing) {
         waiter.needs = needing->needs;
         waiter.team = needing->team;
         waiter.pe = needing->pe;
         waiter.finalize_may_meet = needing->finalize_may_meet;
+        waiter.waits_in = needing->waits_in;
+        waiter.routine = needing->routine;
+        waiter.addr = needing->addr;
     }
     for (;;) {
         MPI_Test(req, &done, MPI_STATUS_IGNORE);

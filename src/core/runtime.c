@@ -8,7 +8,9 @@
 #include "barrier.h"
 #include "ctx.h"
 #include "device_heap.h"
+#include "diagnose.h"
 #include "heap.h"
+#include "mpi_rma.h"
 #include "runtime.h"
 #include "team.h"
 #include "window.h"
@@ -23,16 +25,6 @@
 #include <unistd.h>
 
 struct shmpi_global shmpi_g = {.my_pe = -1, .n_pes = 0};
-
-static int mpi_level_of(int shmem_level)
-{
-    switch (shmem_level) {
-    case SHMEM_THREAD_SINGLE: return MPI_THREAD_SINGLE;
-    case SHMEM_THREAD_FUNNELED: return MPI_THREAD_FUNNELED;
-    case SHMEM_THREAD_SERIALIZED: return MPI_THREAD_SERIALIZED;
-    default: return MPI_THREAD_MULTIPLE;
-    }
-}
 
 static int shmem_level_of(int mpi_level)
 {
@@ -161,11 +153,14 @@ int shmpi_init(const char *routine, int requested)
     shmpi_g.mpi_started_here = false;
     shmpi_g.init_count = 1;
     if (!mpi_up) {
-        /* The progress thread calls MPI concurrently with the program. */
-        const char *progress = getenv("SHMPI_PROGRESS_THREAD");
-        int level = progress && strcmp(progress, "0") != 0 ? SHMEM_THREAD_MULTIPLE : requested;
+        /* MPI_THREAD_MULTIPLE whatever the program asked for: shmpi's own
+         * threads (progress, and the watch that diagnoses a blocking MPI
+         * collective: diagnose.c) call MPI while the program's thread may be
+         * inside it.  It costs MPI-path calls on a node a few percent
+         * (benchmarks/RESULTS.md, "Waits that explain themselves"); the
+         * program still gets the level it asked for. */
         double t = seconds_now();
-        MPI_Init_thread(NULL, NULL, mpi_level_of(level), &mpi_provided);
+        MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &mpi_provided);
         mpi_init_s = seconds_now() - t;
         shmpi_g.mpi_started_here = true;
     } else {
@@ -206,6 +201,7 @@ int shmpi_init(const char *routine, int requested)
         {"teams", shmpi_teams_init},           /* collectives wait as set above; slots reserved */
         {"ctx", shmpi_ctx_init},               /* after the world team: the default context */
         {"depart", shmpi_depart_init},         /* its communicator; exit paths armed once */
+        {"diagnose", shmpi_diag_init},         /* wait records in the reserved block */
         {"device heap", shmpi_device_heap_init}, /* SHMPI_DEVICE_HEAP_SIZE only */
     };
     enum { N_STEPS = sizeof steps / sizeof *steps };
@@ -250,29 +246,96 @@ static void sleep_ms(long ms)
         ;
 }
 
-/* Every PE sends one message to every other PE, so that each endpoint is
- * closed the same way (a TCP endpoint that sent nothing since its last flush
- * closes at once and its peer may then wait forever for an answer), then a
- * barrier: the last communication before MPI_Finalize. */
+/* Finalize's handshake: the last communication before MPI_Finalize.  Each
+ * connection that carried traffic must close by a round trip (a TCP endpoint
+ * that sent nothing since its last flush closes at once, and its peer may then
+ * wait forever for an answer), so every PE exchanges one message each way with
+ * every PE it may be connected to: its partners at distance 2^k either way
+ * (MPI's collectives, shmpi's included, talk along those lines) and the PEs its
+ * MPI RMA reached (shmpi_rma_reached), which answer.  A PE cannot know who
+ * reached it, so it answers every hello until all PEs know all their hellos
+ * arrived: each hello is a synchronous send, and a PE whose hellos all
+ * completed enters an MPI_Ibarrier; when that completes, no hello is left in
+ * flight.  Then a barrier.  What a PE sends is 2 log2 N messages, and one per
+ * PE it reached or that reached it; no PE talks to every other. */
+#define TAG_HELLO 0x5e01
+#define TAG_ANSWER 0x5e02
+
+static int handshake_peers(int *peer)
+{
+    int n = shmpi_g.n_pes, me = shmpi_g.my_pe, count = 0;
+    for (int step = 1; step < n; step *= 2)
+        for (int side = -1; side <= 1; side += 2) {
+            int pe = ((me + side * step) % n + n) % n;
+            if (pe != me && !(side == 1 && 2 * step == n))
+                peer[count++] = pe;
+        }
+    for (int pe = 0; shmpi_rma_reached && pe < n; pe++) {
+        if (pe == me || !(atomic_load(&shmpi_rma_reached[pe >> 6]) >> (pe & 63) & 1))
+            continue;
+        bool listed = false;
+        for (int i = 0; i < count && !listed; i++)
+            listed = peer[i] == pe;
+        if (!listed)
+            peer[count++] = pe;
+    }
+    return count;
+}
+
 static void finalize_handshake(MPI_Comm comm)
 {
     int n = shmpi_g.n_pes;
-    MPI_Request *req = malloc(2 * (size_t)n * sizeof(MPI_Request));
-    char *in = malloc((size_t)n);
-    char out = 1;
-    if (!req || !in)
-        shmpi_abort("shmem_finalize", "out of memory for %d PEs", n);
-    int k = 0;
-    for (int pe = 0; pe < n; pe++) {
-        if (pe == shmpi_g.my_pe)
-            continue;
-        MPI_Irecv(&in[pe], 1, MPI_CHAR, pe, 0, comm, &req[k++]);
-        MPI_Isend(&out, 1, MPI_CHAR, pe, 0, comm, &req[k++]);
+    int *peer = shmpi_xmalloc("shmem_finalize", (size_t)n * sizeof(int));
+    int count = handshake_peers(peer);
+    /* hellos and answers to them, then the answers this PE sends */
+    MPI_Request *mine = shmpi_xmalloc("shmem_finalize", 2 * (size_t)count * sizeof(MPI_Request));
+    char *in = shmpi_xmalloc("shmem_finalize", (size_t)count + 1), out = 1;
+    for (int i = 0; i < count; i++) {
+        MPI_Irecv(&in[i], 1, MPI_CHAR, peer[i], TAG_ANSWER, comm, &mine[2 * i]);
+        MPI_Issend(&out, 1, MPI_CHAR, peer[i], TAG_HELLO, comm, &mine[2 * i + 1]);
     }
-    for (int i = 0; i < k; i++)
-        MPI_Wait(&req[i], MPI_STATUS_IGNORE);
-    free(req);
+    size_t n_answers = 0, room = 16;
+    MPI_Request *answers = shmpi_xmalloc("shmem_finalize", room * sizeof(MPI_Request));
+    MPI_Request all_sent = MPI_REQUEST_NULL;
+    for (int done = 0; !done;) {
+        MPI_Message msg;
+        MPI_Status st;
+        int hello = 0;
+        MPI_Improbe(MPI_ANY_SOURCE, TAG_HELLO, comm, &hello, &msg, &st);
+        if (hello) {
+            char got;
+            MPI_Mrecv(&got, 1, MPI_CHAR, &msg, MPI_STATUS_IGNORE);
+            if (n_answers == room) {
+                MPI_Request *more = realloc(answers, 2 * room * sizeof(MPI_Request));
+                if (!more)
+                    shmpi_abort("shmem_finalize", "out of memory");
+                answers = more;
+                room *= 2;
+            }
+            MPI_Isend(&out, 1, MPI_CHAR, st.MPI_SOURCE, TAG_ANSWER, comm, &answers[n_answers++]);
+            continue;
+        }
+        if (all_sent == MPI_REQUEST_NULL) {
+            int sent = 1;
+            for (int i = 0; i < count && sent; i++)
+                MPI_Test(&mine[2 * i + 1], &sent, MPI_STATUS_IGNORE);
+            if (sent)
+                MPI_Ibarrier(comm, &all_sent);
+        } else {
+            MPI_Test(&all_sent, &done, MPI_STATUS_IGNORE);
+        }
+        if (!done)
+            sched_yield();
+    }
+    for (int i = 0; i < 2 * count; i++)
+        MPI_Wait(&mine[i], MPI_STATUS_IGNORE);
+    for (size_t i = 0; i < n_answers; i++)
+        MPI_Wait(&answers[i], MPI_STATUS_IGNORE);
+    free(answers);
     free(in);
+    free(mine);
+    free(peer);
+    shmpi_rma_reached_free();
     MPI_Barrier(comm);
 }
 
@@ -313,8 +376,10 @@ void shmpi_finalize(void)
         return; /* an earlier init is still open */
     /* Each step undoes init's while what it needs still exists. */
     shmpi_depart_phase(1);          /* its waits tell the others if they last (depart.c) */
-    shmpi_barrier_all("shmem_finalize"); /* all operations complete before anything goes */
+    /* All operations complete before anything goes. */
+    shmpi_barrier_all(shmpi_depart_finalize_routine());
     shmpi_depart_finalize();        /* every PE is in finalize: none waits in a collective */
+    shmpi_diag_fini();              /* with every PE there: the hang rounds complete */
     shmpi_device_heap_fini();       /* after the last copy, while peers still map it */
     shmpi_progress_thread_stop();   /* before the window and teams it calls MPI on go */
     shmpi_teams_fini();             /* while the window exists: it quiets open contexts */
@@ -327,6 +392,8 @@ void shmpi_finalize(void)
     long grace_ms = shmpi_g.mpi_started_here ? finalize_grace_ms() : 0;
     if (grace_ms > 0)
         finalize_handshake(shmpi_g.comm);
+    else if (shmpi_g.mpi_started_here || finalize_grace_ms() == 0)
+        shmpi_rma_reached_free(); /* no handshake will read it */
     MPI_Comm_free(&shmpi_g.comm);
     atomic_store(&shmpi_g.init_state, SHMPI_STATE_FINALIZED);
     if (grace_ms > 0)

@@ -99,6 +99,8 @@ struct shmpi_env {
     const char *amo_ops_text; /* its text, for messages */
     size_t device_heap_size; /* SHMPI_DEVICE_HEAP_SIZE: 0 = no device heap */
     const char *cuda_library; /* SHMPI_CUDA_LIBRARY (cuda_driver.c) */
+    bool order_check;      /* SHMPI_ORDER_CHECK (diagnose.c) */
+    long hang_report_s;    /* SHMPI_HANG_REPORT: 0 = no report (diagnose.c) */
 };
 #include "parse.h"
 /* Reads all variables into shmpi_g.env; a bad value is a clear error. */
@@ -136,38 +138,68 @@ static inline int shmpi_symm_segment(const void *addr, size_t len);
 /* Drives the MPI progress engine once (RMA aimed at this PE completes only
  * while it is inside MPI, see docs/design.md, "Progress and waiting"). */
 void shmpi_progress(void);
+/* What a wait waits in, for the other PEs to read (diagnose.c).  0: inferred
+ * (in a collective when the wait needs a team or a PE, else for MPI). */
+enum shmpi_waits_in {
+    SHMPI_WAITS_IN_COLLECTIVE = 1, /* team (NULL: all PEs), routine */
+    SHMPI_WAITS_ON_MEMORY,         /* wait_until, test, signal waits: addr */
+    SHMPI_WAITS_ON_LOCK,           /* shmem_set_lock: addr */
+    SHMPI_WAITS_FOR_MPI,           /* completion of this PE's own MPI operations */
+};
 /* One iteration of a waiting loop: drives progress, after a few tries
  * yields the CPU so PEs of a crowded machine still move, and once the wait has
- * lasted shmpi_g.poll_ns sleeps between tries.  `*w` starts zeroed. */
+ * lasted shmpi_g.poll_ns sleeps between tries.  `*w` starts zeroed, apart
+ * from what the loop says about itself; declare it with SHMPI_WAITER, which
+ * takes its record back when the loop ends. */
 struct shmpi_waiter {
     unsigned spins;      /* turns so far */
     unsigned looks;      /* quiet turns (shmpi_g.poll_quietly) so far */
     uint64_t since_ns;   /* when the loop began to yield */
     bool mpi_request;    /* it waits for an MPI request of this PE's own */
     bool calls_mpi;      /* the loop enters MPI itself on every turn (MPI_Test) */
-    /* Whom the wait needs (depart.c): a loop that still waits for a PE that
-     * left the job ends it.  SHMPI_NEEDS_NOBODY: not checked. */
+    /* Whom the wait needs (the order check of diagnose.c, the watch of
+     * depart.c).  SHMPI_NEEDS_NOBODY: not checked. */
     enum { SHMPI_NEEDS_NOBODY, SHMPI_NEEDS_TEAM, SHMPI_NEEDS_PE } needs;
-    const struct shmpi_team *team; /* SHMPI_NEEDS_TEAM: its members (NULL: all PEs) */
+    const struct shmpi_team *team; /* the team of a collective (NULL: all PEs) */
     int pe;                        /* SHMPI_NEEDS_PE: this world PE */
     bool finalize_may_meet;        /* a barrier over all PEs: shmem_finalize's pairs with it */
-    uint64_t departure_seen_ns;    /* when a PE it needs was first heard leaving */
+    /* What it waits in (diagnose.c). */
+    unsigned char waits_in;        /* enum shmpi_waits_in, 0: inferred */
+    const char *routine;           /* NULL: shmpi_depart_routine */
+    const void *addr;              /* SHMPI_WAITS_ON_MEMORY, _ON_LOCK */
+    bool published;                /* its record is in this PE's reserved block */
+    unsigned long serial;          /* which wait of this PE it is */
+    uint64_t next_look_ns;         /* when it next looks at the PEs it needs */
+    int suspect;                   /* PE + 1 of one seen waiting in another collective */
+    unsigned suspect_looks;        /* looks that saw it there */
+    bool for_blocked_call;         /* the watch thread's, for a blocking MPI call (depart.c) */
 };
+/* The record of a wait that lasts (its first slow turn), its heartbeat and
+ * checks (later slow turns: order of collectives, every PE waiting), and
+ * its end.  Only waits that already yield pay for any of it. */
+void shmpi_diag_publish(struct shmpi_waiter *w);
+void shmpi_diag_tick(struct shmpi_waiter *w, uint64_t waited_ns);
+void shmpi_diag_unpublish(struct shmpi_waiter *w);
+static inline void shmpi_waiter_end(struct shmpi_waiter *w)
+{
+    if (__builtin_expect(w->published, 0))
+        shmpi_diag_unpublish(w);
+}
+#define SHMPI_WAITER(name) struct shmpi_waiter name __attribute__((cleanup(shmpi_waiter_end)))
 void shmpi_backoff(struct shmpi_waiter *w);
 /* ---- departures (depart.c) ---- */
 /* The routine named when a wait finds that a PE it needs left. */
 extern _Thread_local const char *shmpi_depart_routine;
 void shmpi_depart_init(void);
-/* A message on shmpi_g.comm that a probe found. */
-void shmpi_depart_message(const MPI_Status *status);
-/* Sends this PE's notices once a finalize phase lasts (backoff calls it). */
+/* Marks this PE's partners once a finalize phase lasts (backoff calls it). */
 void shmpi_depart_finalizing(void);
-/* Ends the job if `w` still waits for a PE heard leaving. */
-void shmpi_depart_check(struct shmpi_waiter *w);
 /* Starts finalize phase 1 (its world barrier) or 2. */
 void shmpi_depart_phase(int phase);
-/* Phase 2, then every notice received: all PEs are in shmem_finalize. */
+/* Phase 2: all PEs are in shmem_finalize. */
 void shmpi_depart_finalize(void);
+/* The name finalize's waits show: shmem_finalize, or how it was reached (at
+ * exit, in the program's MPI_Finalize). */
+const char *shmpi_depart_finalize_routine(void);
 /* Waits for an MPI request like shmpi_wait_request, checking `w`'s needs. */
 void shmpi_wait_request_needing(MPI_Request *req, const struct shmpi_waiter *w);
 /* Sets shmpi_g.poll_ns (init, after the job's shape is known). */
@@ -295,12 +327,20 @@ struct shmpi_team_slot {
     struct shmpi_slot_line line[SHMPI_SLOT_RING];
     _Alignas(64) char scratch[SHMPI_SLOT_RING][SHMPI_SLOT_SCRATCH];
 };
+/* A wait's record (diagnose.c): words, so that other PEs read it with plain
+ * loads (or one MPI_Get) under a sequence count. */
+#define SHMPI_WAIT_RECORD_WORDS 16
+struct shmpi_wait_record {
+    _Alignas(64) _Atomic uint64_t word[SHMPI_WAIT_RECORD_WORDS];
+};
 struct shmpi_reserved {
     struct shmpi_node_barrier node_barrier;
     struct shmpi_team_slot team[SHMPI_TEAM_SLOTS];
     /* A PE that left the job while this one may wait for it, written by
      * that PE (depart.c): (its finalize phase << 32) | (its PE + 1). */
     _Alignas(64) _Atomic uint64_t departed;
+    /* What this PE waits in, while a wait lasts (diagnose.c). */
+    struct shmpi_wait_record wait_record;
 };
 #define SHMPI_HEAP_RESERVED sizeof(struct shmpi_reserved)
 /* The alignment of shmem_malloc: any (the allocator's own minimum); shmem_align's
@@ -336,7 +376,6 @@ struct shmpi_global {
     uint64_t sleep_max_ns;       /* the longest of those sleeps */
     bool poll_quietly;           /* no PE needs this one inside MPI (progress.c) */
     int finalize_phase;          /* shmem_finalize's step now (depart.c), 0: none */
-    atomic_int departures_heard; /* some PE sent a departure notice (depart.c) */
 };
 enum { SHMPI_STATE_UNINIT = 0, SHMPI_STATE_READY = 1, SHMPI_STATE_FINALIZED = 2 };
 extern struct shmpi_global shmpi_g;

@@ -35,6 +35,16 @@ static pthread_mutex_t lists_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct shmpi_team *user_teams;
 static struct shmpi_handle_pool team_pool = SHMPI_HANDLE_POOL(struct shmpi_team, next);
 
+uint64_t shmpi_team_members_id(const int *world_pe, int n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)n;
+    for (int i = 0; i < n; i++) {
+        h ^= (uint64_t)(world_pe ? world_pe[i] : i) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+        h *= 0xff51afd7ed558ccdull;
+    }
+    return h;
+}
+
 /* ---- predefined teams -------------------------------------------------------------- */
 static void team_from_comm(struct shmpi_team *team, MPI_Comm comm, int *world_pe)
 {
@@ -50,6 +60,8 @@ static void team_from_comm(struct shmpi_team *team, MPI_Comm comm, int *world_pe
     team->next = team->prev = NULL;
     team->predefined = true;
     team->crowded = shmpi_shape_team_crowded(team);
+    team->members_id = shmpi_team_members_id(world_pe, team->n_pes);
+    team->calls = 0;
     shmpi_pe_index_build("shmem_init", team);
     shmpi_team_shm_init("shmem_init", team, 0);
 }
@@ -178,6 +190,8 @@ static shmem_team_t team_split(const char *routine, struct shmpi_team *parent,
     /* Members that fit their CPUs use blocking MPI collectives even when the
      * job does not (a strided team on a crowded machine whose other PEs wait). */
     team->crowded = shmpi_shape_team_crowded(team);
+    team->members_id = shmpi_team_members_id(team->world_pe, n);
+    team->calls = 0;
     shmpi_team_shm_init(routine, team, 0);
     pthread_mutex_lock(&lists_lock);
     team->prev = NULL;
@@ -321,6 +335,8 @@ static struct aset *aset_make(const char *routine, int start, int log_stride, in
     t->magic = SHMPI_TEAM_MAGIC;
     t->predefined = true; /* no handle ever leaves the library */
     t->crowded = shmpi_shape_team_crowded(t);
+    t->members_id = shmpi_team_members_id(t->world_pe, size);
+    t->calls = 0;
     shmpi_pe_index_build(routine, t);
     shmpi_team_shm_init(routine, t, SHMPI_TEAM_SLOTS / 2);
     return a;
@@ -349,8 +365,11 @@ struct shmpi_group shmpi_aset_group(const char *routine, int start, int log_stri
                     "this PE is not in the active set PE_start %d, logPE_stride %d, "
                     "PE_size %d",
                     start, log_stride, size);
-    if (size == n) /* start 0 and stride 1 (or a world of one) */
+    shmpi_depart_routine = routine;
+    if (size == n) { /* start 0 and stride 1 (or a world of one) */
+        shmpi_g.team_world.calls++;
         return (struct shmpi_group){shmpi_g.team_world.comm, me, n, &shmpi_g.team_world};
+    }
     if (size == 1) /* no partner: MPI on this PE alone, no slot */
         return (struct shmpi_group){MPI_COMM_SELF, 0, 1, NULL};
     unsigned h = aset_hash(start, log_stride, size);
@@ -367,6 +386,7 @@ struct shmpi_group shmpi_aset_group(const char *routine, int start, int log_stri
         }
         pthread_mutex_unlock(&aset_lock);
     }
+    a->team.calls++;
     return (struct shmpi_group){a->team.comm, a->team.my_pe, a->team.n_pes, &a->team};
 }
 

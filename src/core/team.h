@@ -50,8 +50,14 @@ struct shmpi_team {
     bool crowded;            /* the members on some machine outnumber its CPUs: MPI
                                 collectives take their nonblocking form (coll.c) */
     struct shmpi_team_shm shm;
+    /* For the wait records (diagnose.c): the same on every member. */
+    uint64_t members_id;     /* from its members' world PEs: teams of the same PEs share it */
+    uint64_t calls;          /* collectives called on it so far (the current one included) */
 };
 #define SHMPI_TEAM_MAGIC 0x7ea3c0deu
+
+/* The members_id of a team of n PEs (world_pe NULL: world PEs 0 to n - 1). */
+uint64_t shmpi_team_members_id(const int *world_pe, int n);
 
 /* Makes the predefined teams (init, once the segments are mapped: the
  * shared team is the PEs this one maps), and frees every team at finalize,

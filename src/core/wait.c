@@ -10,11 +10,10 @@
  */
 #include "amo.h"
 
-void shmpi_wait_until(const char *routine, bool (*satisfied)(const void *state),
-                      const void *state)
+void shmpi_wait_until(const char *routine, const void *addr,
+                      bool (*satisfied)(const void *state), const void *state)
 {
-    struct shmpi_waiter waiter = {0};
-    (void)routine;
+    SHMPI_WAITER(waiter) = {.waits_in = SHMPI_WAITS_ON_MEMORY, .routine = routine, .addr = addr};
     while (!satisfied(state))
         shmpi_backoff(&waiter);
     /* What the writer stored before the awaited value is visible now. */
@@ -62,11 +61,10 @@ static size_t scan(enum shmpi_wait_kind kind, size_t from, size_t nelems, const 
     return kind == SHMPI_WAIT_ALL ? 1 : count;
 }
 
-size_t shmpi_wait_multi(const char *routine, enum shmpi_wait_kind kind, bool block,
-                        size_t nelems, const int *status, size_t *indices,
+size_t shmpi_wait_multi(const char *routine, const void *addr, enum shmpi_wait_kind kind,
+                        bool block, size_t nelems, const int *status, size_t *indices,
                         bool (*ready)(const void *state, size_t i), const void *state)
 {
-    (void)routine;
     const size_t none = kind == SHMPI_WAIT_ANY ? SIZE_MAX : 0;
     size_t result, from = 0, first_unready = 0;
     if (kind != SHMPI_WAIT_ALL) {
@@ -85,7 +83,7 @@ size_t shmpi_wait_multi(const char *routine, enum shmpi_wait_kind kind, bool blo
         shmpi_progress();
     if (kind == SHMPI_WAIT_ANY)
         from = atomic_load_explicit(&any_next, memory_order_relaxed) % nelems;
-    struct shmpi_waiter waiter = {0};
+    SHMPI_WAITER(waiter) = {.waits_in = SHMPI_WAITS_ON_MEMORY, .routine = routine, .addr = addr};
     for (int attempt = 0;; attempt++) {
         result = scan(kind, from, nelems, status, indices, ready, state, &first_unready);
         if (result != none)

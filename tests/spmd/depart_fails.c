@@ -40,8 +40,8 @@ int main(int argc, char **argv)
         return 77;
     }
     if (me == 0)
-        printf("expect failure: PE %d left the job \\(shmem_finalize or exit\\) while this PE "
-               "waits for it\n", leaver);
+        printf("expect failure: PE %d waits in (exit \\(shmem_finalize\\)|shmem_finalize): "
+               "collectives called in different orders\n", leaver);
     fflush(stdout);
     shmem_barrier_all();
     if (me == leaver) {
