@@ -7,6 +7,7 @@
 #include "shmpi.h"
 #include "device_heap.h"
 
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -153,8 +154,16 @@ static unsigned long message_hash(const char *text)
 
 void shmpi_end_if_any(const char *routine, const char *problem)
 {
+    /* Whether every PE has the same hash: one MPI_MAX over (hash, ~hash),
+     * nonblocking and waited for while yielding (at start-up PEs arrive
+     * apart, and a blocking collective spins when PEs outnumber CPUs). */
     unsigned long mine = problem ? message_hash(problem) : 0;
-    if (shmpi_same_on_all_pes(mine)) {
+    unsigned long both[2] = {mine, ~mine}, max[2];
+    MPI_Request req;
+    MPI_Iallreduce(both, max, 2, MPI_UNSIGNED_LONG, MPI_MAX, shmpi_g.comm, &req);
+    for (int done = 0; MPI_Test(&req, &done, MPI_STATUS_IGNORE), !done;)
+        sched_yield();
+    if (max[0] == mine && max[1] == ~mine) {
         if (!problem)
             return;
         /* Every PE found it: PE 0 says it, the others wait until it has,
