@@ -1,9 +1,11 @@
 #!/bin/sh
 # What a site gets from `make install`, checked at PREFIX: the wrappers'
 # -show/-showme/-showme:compile/-showme:link/--help, oshrun's usage and its
-# note without -n, shmpi_info --version and --parsable, man pages through `man -M PREFIX/share/man`, and the program of
-# tests/install built against the install by its two projects and run on 2
-# and 4 PEs: make with pkg-config, and CMake with find_package(shmpi CONFIG).
+# note without -n, shmpi_info --version and --parsable, man pages through
+# `man -M PREFIX/share/man`, the documents and example programs in
+# share/doc/shmpi, and the program of tests/install built against the
+# install by its two projects and run on 2 and 4 PEs: make with pkg-config,
+# and CMake with find_package(shmpi CONFIG).
 #   sh tests/check-install.sh PREFIX
 # Needs man, pkg-config and cmake (Debian: man-db pkg-config cmake); ends with
 # "N passed, N failed" and exit status 0 only when everything passed.
@@ -73,11 +75,21 @@ if command -v man >/dev/null; then
     for name in shmem_long_put_nbi shmem_team_split_strided shmem_put shmpi oshcc oshc++ oshrun shmpi_info; do
         expect "man $name" "^(SHMEM_|SHMPI|OSH)" env MANWIDTH=80 man -M "$prefix/share/man" "$name"
     done
-    expect "man shmem_long_put_nbi shows its declaration" "void shmem_long_put_nbi\(long" \
+    expect "man shmem_long_put_nbi shows its declaration" "void shmem_TYPENAME_put_nbi\(TYPE \*dest" \
         env MANWIDTH=200 man -M "$prefix/share/man" shmem_long_put_nbi
+    expect "man shmem_long_put_nbi lists its type" "longlong \(long long\)" \
+        env MANWIDTH=200 man -M "$prefix/share/man" shmem_long_put_nbi
+    expect "man shmemx_device_malloc shows its example" "shmemx_device_malloc\(N \* sizeof" \
+        env MANWIDTH=200 man -M "$prefix/share/man" shmemx_device_malloc
 else
     fail "man not found (Debian: apt-get install man-db)"
 fi
+
+# The documents and the man pages' example programs.
+for doc in README.md NEWS docs/design.md docs/device-heap.md examples/put.c; do
+    if [ -s "$prefix/share/doc/shmpi/$doc" ]; then ok "share/doc/shmpi/$doc"
+    else fail "no $prefix/share/doc/shmpi/$doc"; fi
+done
 
 # pkg-config: a make project (its Makefile takes the compiler and flags from shmpi.pc).
 if command -v pkg-config >/dev/null; then
