@@ -1,9 +1,11 @@
 #!/bin/sh
 # What a site gets from `make install`, checked at PREFIX: the wrappers'
-# -show/-showme/-showme:compile/-showme:link/--help, shmpi_info --version and
-# --parsable, man pages through `man -M PREFIX/share/man`, and the program of
-# tests/install built against the install by its two projects and run on 2
-# and 4 PEs: make with pkg-config, and CMake with find_package(shmpi CONFIG).
+# -show/-showme/-showme:compile/-showme:link/--help, oshrun's usage and its
+# note without -n, shmpi_info --version and --parsable, man pages through
+# `man -M PREFIX/share/man`, the documents and example programs in
+# share/doc/shmpi, and the program of tests/install built against the
+# install by its two projects and run on 2 and 4 PEs: make with pkg-config,
+# and CMake with find_package(shmpi CONFIG).
 #   sh tests/check-install.sh PREFIX
 # Needs man, pkg-config and cmake (Debian: man-db pkg-config cmake); ends with
 # "N passed, N failed" and exit status 0 only when everything passed.
@@ -23,6 +25,14 @@ expect() {
     if "$@" > "$work/out" 2>&1 && grep -qE -- "$pattern" "$work/out"; then ok "$what"
     else fail "$what: '$*' printed:"; head -20 "$work/out"; fi
 }
+# status WHAT STATUS PATTERN COMMAND...: COMMAND exits with STATUS and its output matches PATTERN.
+status() {
+    what=$1 want=$2 pattern=$3; shift 3
+    "$@" > "$work/out" 2>&1
+    got=$?
+    if [ "$got" -eq "$want" ] && grep -qE -- "$pattern" "$work/out"; then ok "$what"
+    else fail "$what: '$*' exited $got (want $want) and printed:"; head -20 "$work/out"; fi
+}
 # refuse WHAT PATTERN COMMAND...: COMMAND succeeds and its output does not match.
 refuse() {
     what=$1 pattern=$2; shift 2
@@ -39,6 +49,9 @@ expect "oshcc -showme:link" "^-L[^ ]*/lib -Wl,-rpath,[^ ]* -lshmpi( |$)" "$bin/o
 expect "oshc++ -show" "^/[^ ]*(mpicxx|mpic\+\+|mpiCC)[^ ]* .*-lshmpi$" "$bin/oshc++" -show prog.cc
 expect "oshcc --help" "shmpi $version" "$bin/oshcc" --help
 expect "oshrun --help" "shmpi $version" "$bin/oshrun" --help
+status "oshrun without a program: its usage, status 2" 2 "^Usage: oshrun .*-n N PROGRAM" "$bin/oshrun"
+status "oshrun -n 2 without a program: its usage, status 2" 2 "oshrun: no program to run" "$bin/oshrun" -n 2
+expect "oshrun without -n: a note" "^oshrun: no -n N given: " "$bin/oshrun" true
 expect "oshcc --version" "^oshcc \(shmpi\) $version$" "$bin/oshcc" --version
 
 # The info tool: its version, keys, paths and the whole environment table.
@@ -62,11 +75,21 @@ if command -v man >/dev/null; then
     for name in shmem_long_put_nbi shmem_team_split_strided shmem_put shmpi oshcc oshc++ oshrun shmpi_info; do
         expect "man $name" "^(SHMEM_|SHMPI|OSH)" env MANWIDTH=80 man -M "$prefix/share/man" "$name"
     done
-    expect "man shmem_long_put_nbi shows its declaration" "void shmem_long_put_nbi\(long" \
+    expect "man shmem_long_put_nbi shows its declaration" "void shmem_TYPENAME_put_nbi\(TYPE \*dest" \
         env MANWIDTH=200 man -M "$prefix/share/man" shmem_long_put_nbi
+    expect "man shmem_long_put_nbi lists its type" "longlong \(long long\)" \
+        env MANWIDTH=200 man -M "$prefix/share/man" shmem_long_put_nbi
+    expect "man shmemx_device_malloc shows its example" "shmemx_device_malloc\(N \* sizeof" \
+        env MANWIDTH=200 man -M "$prefix/share/man" shmemx_device_malloc
 else
     fail "man not found (Debian: apt-get install man-db)"
 fi
+
+# The documents and the man pages' example programs.
+for doc in README.md NEWS docs/design.md docs/device-heap.md examples/put.c; do
+    if [ -s "$prefix/share/doc/shmpi/$doc" ]; then ok "share/doc/shmpi/$doc"
+    else fail "no $prefix/share/doc/shmpi/$doc"; fi
+done
 
 # pkg-config: a make project (its Makefile takes the compiler and flags from shmpi.pc).
 if command -v pkg-config >/dev/null; then

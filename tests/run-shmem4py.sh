@@ -45,7 +45,8 @@ s4p_version=$(sed -n "s/^__version__ = '\(.*\)'$/\1/p" "$src/src/shmem4py/__init
 mkdir "$work/home" "$work/dist"
 ln -s "$prefix" "$work/home/shmpi"
 (cd "$top" && cp "$tarball" "$work/dist/shmem4py-$s4p_version.tar.gz") || exit 2
-# (python3 is that of $python, Debian's, whose numpy and cffi the venv sees)
+# (the recipe names Debian's /usr/bin/python3, whose numpy and cffi the venv
+# sees; PATH puts its folder first for any other python3 the build runs)
 if [ ! -s "$work/recipe.sh" ] || ! (cd "$work/home" && HOME=$work/home PIP_NO_INDEX=1 \
     PIP_FIND_LINKS=$work/dist PATH=$(dirname "$python"):$PATH sh -ex "$work/recipe.sh") \
     > "$work/build.log" 2>&1; then

@@ -1,24 +1,35 @@
 #!/bin/sh
 # gen-man.sh: writes shmpi's man pages into OUTDIR/man1, man3 and man7.
 #
-#   gen-man.sh SRCDIR OUTDIR VERSION < DECLS
+#   gen-man.sh SRCDIR OUTDIR VERSION [DOCDIR] < DECLS
 #
 # DECLS is every routine declaration of shmem.h, one a line, each after its
 # chapter: "CHAPTER @ RET NAME (PARAMS);" (Makefile.am expands the routine
 # list include/shmpi_routines.h with cpp to make it; shmem.h's inline
 # deprecated forwarders come as "static inline ..." lines, of chapter amo).
-# The routines are grouped into families, one page each: a typed, sized,
-# ctx or _nbi form belongs to the page of its plain name (shmem_long_put_nbi,
-# shmem_ctx_put8 and shmem_putmem are on shmem_put(3)), and every routine
-# that is not its page's name gets a page ".so man3/PAGE.3".  Each page has
-# its family's summary (docs/man/families.txt), the declarations, the
-# chapter's text on what shmpi does (docs/man/chapters.txt) and the section
-# of the specification.  shmpi(7) gets the environment table of
-# src/core/env.c; oshcc(1), oshrun(1), shmpi_info(1) come from docs/man/*.in.
-# The date of the pages is that of the newest release in NEWS.
+# The extensions of include/shmemx.h are read from that header (chapter
+# shmemx).  The routines are grouped into families, one page each: a typed,
+# sized, ctx or _nbi form belongs to the page of its plain name
+# (shmem_long_put_nbi, shmem_ctx_put8 and shmem_putmem are on shmem_put(3)),
+# and every routine that is not its page's name gets a page ".so
+# man3/PAGE.3".
+#
+# What a page says is written once, in docs/man/pages/CHAPTER.txt (the
+# format is at the top of docs/man/pages/rma.txt): its summary, description,
+# every argument, return values, notes, example program
+# (docs/man/examples/NAME.c, shown whole) and related pages.  Its synopsis
+# is made here from the declarations: the C11 type-generic forms, then the
+# C forms with TYPE/TYPENAME and SIZE standing for the typed and sized
+# variants, then the types of this page.  The build stops when a family has
+# no page, a page lacks a section, or an argument of its declarations is not
+# described (or one described is not an argument).
+#
+# shmpi(7) gets the environment table of src/core/env.c; oshcc(1),
+# oshrun(1), shmpi_info(1) come from docs/man/*.in.  The date of the pages
+# is that of the newest release in NEWS.
 set -e
-src=$1 out=$2 version=$3
-[ -n "$version" ] || { echo "usage: gen-man.sh SRCDIR OUTDIR VERSION < DECLS" >&2; exit 2; }
+src=$1 out=$2 version=$3 docdir=${4:-share/doc/shmpi}
+[ -n "$version" ] || { echo "usage: gen-man.sh SRCDIR OUTDIR VERSION [DOCDIR] < DECLS" >&2; exit 2; }
 man=$src/docs/man
 date=$(sed -n '/^shmpi /{s/.*(\(.*\)).*/\1/;p;q;}' "$src/NEWS")
 mkdir -p "$out/man1" "$out/man3" "$out/man7"
@@ -27,37 +38,108 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cat > "$work/decls"
 [ -s "$work/decls" ] || { echo "gen-man.sh: no declarations on stdin" >&2; exit 1; }
-# The type names of the type tables, longest first (longlong before long).
-grep -oE 'R\(X, [a-z0-9]+,' "$src/include/shmpi_typetables.h" | sed 's/R(X, //; s/,//' |
-    sort -u | awk '{ print length($0) "\t" $0 }' | sort -rn | cut -f2 > "$work/types"
+# The extensions: each prototype of shmemx.h, chapter shmemx.
+sed -n 's/^\([a-z][a-z_ *]*[ *]shmemx_[a-z_]*\) *(\(.*\));$/shmemx @ \1(\2);/p' \
+    "$src/include/shmemx.h" >> "$work/decls"
+# The types of the type tables, "TYPENAME<TAB>C TYPE", longest name first
+# (longlong before long).
+sed -n 's/.*R(X, \([a-z0-9]*\), \([^,]*\), .*/\1	\2/p' "$src/include/shmpi_typetables.h" |
+    sort -u | awk -F '\t' '{ print length($1) "\t" $0 }' | sort -rn | cut -f2- > "$work/types"
 # The C11 generic names.
 sed -n 's/^#define \(shmem_[a-z0-9_]*\)(\.\.\.).*/\1/p' "$src/include/shmpi_routines.h" |
     sort -u > "$work/generics"
+# The page texts, each line after its file's name.
+for f in "$man"/pages/*.txt; do
+    awk -v file="${f#"$src"/}" '{ print file "\t" $0 }' "$f"
+done > "$work/pages"
 
-awk -F '\t' -v out="$out" -v version="$version" -v date="$date" '
-FILENAME == ARGV[1] { ntypes++; tname[ntypes] = $0; next }
+awk -F '\t' -v out="$out" -v version="$version" -v date="$date" -v examples="$man/examples" \
+    -v docdir="$docdir" '
+function fail(msg) { print "gen-man.sh: " msg > "/dev/stderr"; bad = 1 }
+FILENAME == ARGV[1] { ntypes++; tname[ntypes] = $1; ctype[$1] = $2; next }
 FILENAME == ARGV[2] { generic[$0] = 1; next }
-FILENAME == ARGV[3] { if ($0 !~ /^#/ && NF == 2) summary[$1] = $2; next }
-FILENAME == ARGV[4] {
-    if ($0 ~ /^#/) next
-    if ($0 ~ /^@/) { chapter = substr($1, 2); section[chapter] = $2; next }
-    text[chapter] = text[chapter] $0 "\n"; next
+FILENAME == ARGV[3] { page_line($1, substr($0, length($1) + 2)); next }
+{ declaration($0) }
+
+# ---- the page texts -----------------------------------------------------------
+# @chapter CHAPTER<TAB>SECTIONS      the specification'"'"'s sections of a chapter
+# @page NAME<TAB>SUMMARY             a block for one page, with its one-line summary
+# @pages NAME NAME ...               a block for several pages: what follows is on each
+# @description, @return, @notes      the text of that section follows (troff)
+# @arg NAME DIRECTION                an argument (in, out or inout); its text follows
+# @example FILE.c                    the example program (docs/man/examples/FILE.c)
+# @see NAME NAME ...                 related pages (section 3 unless NAME(N))
+# @c11 DECLARATION                   a type-generic form the declarations do not show
+# @include HEADER ...                the headers of the synopsis (default shmem.h)
+# Lines starting with # are comments; blank lines are ignored.
+function page_line(file, line,    f, n, i, t, w) {
+    where = file
+    if (line ~ /^#/ || line ~ /^[ \t]*$/) return
+    if (line ~ /^@/) {
+        n = split(line, w, /[ \t]+/)
+        if (w[1] == "@chapter") { spec[w[2]] = substr(line, index(line, "\t") + 1); return }
+        if (w[1] == "@page") {
+            nblocks++; ntargets = 1; target[1] = w[2]; section = ""
+            if (w[2] in summary) fail(file ": page " w[2] " appears twice")
+            summary[w[2]] = substr(line, index(line, "\t") + 1); source[w[2]] = file
+            return
+        }
+        if (w[1] == "@pages") {
+            nblocks++; ntargets = 0; section = ""
+            for (i = 2; i <= n; i++) { target[++ntargets] = w[i]; named[w[i]] = file }
+            return
+        }
+        if (w[1] == "@description" || w[1] == "@return" || w[1] == "@notes") { section = substr(w[1], 2); return }
+        if (w[1] == "@arg") {
+            if (w[3] !~ /^(in|out|inout)$/) fail(file ": @arg " w[2] ": direction " w[3] " is not in, out or inout")
+            section = "arg"; argname = w[2]
+            for (t = 1; t <= ntargets; t++) {
+                if ((target[t], argname) in argdir) fail(file ": " target[t] ": argument " argname " described twice")
+                argdir[target[t], argname] = w[3]
+                args[target[t]] = args[target[t]] argname " "
+            }
+            return
+        }
+        if (w[1] == "@example") { for (t = 1; t <= ntargets; t++) example[target[t]] = w[2]; section = ""; return }
+        if (w[1] == "@see") { for (t = 1; t <= ntargets; t++) for (i = 2; i <= n; i++) see[target[t]] = see[target[t]] w[i] " "; section = ""; return }
+        if (w[1] == "@c11") { for (t = 1; t <= ntargets; t++) c11extra[target[t]] = c11extra[target[t]] substr(line, 6) "\n"; section = ""; return }
+        if (w[1] == "@include") { for (t = 1; t <= ntargets; t++) include[target[t]] = substr(line, 10); section = ""; return }
+        fail(file ": unknown directive " w[1]); return
+    }
+    if (section == "") { fail(file ": text outside a section: " line); return }
+    for (t = 1; t <= ntargets; t++) {
+        if (section == "arg") { argtext[target[t], argname] = argtext[target[t], argname] line "\n"; continue }
+        # text of another block starts a paragraph of its own
+        if (((target[t], section) in text) && last_block[target[t], section] != nblocks)
+            text[target[t], section] = text[target[t], section] ".PP\n"
+        last_block[target[t], section] = nblocks
+        text[target[t], section] = text[target[t], section] line "\n"
+    }
 }
-{   # a declaration
-    decl = $0
+
+# ---- the declarations ----------------------------------------------------------
+function declaration(decl,    chapter, name) {
     if (decl ~ /^static inline /) { chapter = "amo"; sub(/^static inline /, "", decl); sub(/\) *\{.*$/, ");", decl) }
     else { chapter = decl; sub(/ @ .*/, "", chapter); sub(/^[^@]*@ /, "", decl) }
-    sub(/ \(/, "(", decl)
+    sub(/ \(/, "(", decl); gsub(/ \* /, " *", decl)
     name = decl; sub(/\(.*/, "", name); sub(/.*[ *]/, "", name)
-    if (name in seen) next
+    if (name in seen) return
     seen[name] = 1; n++; order[n] = name; decl_of[name] = decl; chapter_of[name] = chapter
 }
-function family(name,    base, t, op, rest) {
+# The type name a routine name starts with (after shmem_ and ctx_), or "".
+function typename_of(name,    base, t) {
+    if (name !~ /^shmem_/) return ""
+    base = substr(name, 7); sub(/^ctx_/, "", base)
+    for (t = 1; t <= ntypes; t++)
+        if (index(base, tname[t] "_") == 1) return tname[t]
+    return ""
+}
+function family(name,    base, op, rest, t) {
     if (name !~ /^shmem_/) return name
     base = substr(name, 7)
     if (base ~ /^ctx_/ && (("shmem_" substr(base, 5)) in seen)) base = substr(base, 5)
-    for (t = 1; t <= ntypes; t++)
-        if (index(base, tname[t] "_") == 1) { base = substr(base, length(tname[t]) + 2); break }
+    t = typename_of(name)
+    if (t != "") { sub(/^ctx_/, "", base); base = substr(base, length(t) + 2) }
     if (match(base, /^(put|get|iput|iget|ibput|ibget|collect|fcollect|broadcast|alltoall|alltoalls)(8|16|32|64|128|mem)(_|$)/)) {
         op = base; sub(/(8|16|32|64|128|mem)(_.*)?$/, "", op)
         rest = substr(base, length(op) + 1); sub(/^(8|16|32|64|128|mem)/, "", rest)
@@ -66,54 +148,192 @@ function family(name,    base, t, op, rest) {
     sub(/_nbi$/, "", base); sub(/_nbi_/, "_", base)
     return "shmem_" base
 }
+# The parameters of a declaration, in p[1..]; returns their number.
+function params(decl, p,    list, k, i) {
+    list = decl; sub(/^[^(]*\(/, "", list); sub(/\);$/, "", list)
+    if (list == "void") return 0
+    k = split(list, p, /, /)
+    return k
+}
+function param_name(param,    nm) { nm = param; sub(/\[\]$/, "", nm); sub(/.*[ *]/, "", nm); return nm }
+function shown_type(c) {
+    if (c == "shmpi_complexd_t") return "double _Complex"
+    if (c == "shmpi_complexf_t") return "float _Complex"
+    return c
+}
+# `text` with the whole word(s) `word` replaced by `by`.
+function replace_word(text, word, by,    out, i) {
+    out = ""
+    while ((i = index(text, word)) > 0) {
+        if ((i == 1 || substr(text, i - 1, 1) !~ /[A-Za-z0-9_]/) && substr(text, i + length(word), 1) !~ /[A-Za-z0-9_]/) {
+            out = out substr(text, 1, i - 1) by; text = substr(text, i + length(word))
+        } else { out = out substr(text, 1, i + length(word) - 1); text = substr(text, i + length(word)) }
+    }
+    return out text
+}
+# Escapes a line of C for troff.
+function troff_code(line) {
+    gsub(/\\/, "\\e", line)
+    if (line ~ /^[.'"'"']/) line = "\\&" line
+    return line
+}
+
+# ---- the synopsis: shapes of the declarations of a page --------------------------
+# A shape is a declaration with its type name (TYPENAME, TYPE) or size (SIZE)
+# generalized: shmem_TYPENAME_put(TYPE *dest, ...) stands for every typed put.
+function synopsis(page, list, m,    i, name, t, key, nk, keys, k, j, decl, c11, sizes, nsets, sets, nt, tl, q, line, g, hdr) {
+    nk = 0; c11 = ""; sizes = ""; nsets = 0
+    for (i = 1; i < m; i++) {
+        name = list[i]; t = typename_of(name)
+        if (t != "") {
+            key = name; sub("_" t "_", "_TYPENAME_", key)
+        } else if (match(name, /^shmem_(ctx_)?(put|get|iput|iget|ibput|ibget|collect|fcollect|broadcast|alltoall|alltoalls)(8|16|32|64|128)(_|$)/)) {
+            key = name; sub(/(8|16|32|64|128)/, "SIZE", key)
+            t = substr(name, RSTART, RLENGTH); sub(/^shmem_(ctx_)?[a-z]+/, "", t); sub(/_$/, "", t)
+            if (index(" " ksize[key] " ", " " t " ") == 0) ksize[key] = ksize[key] (ksize[key] == "" ? "" : " ") t
+            t = ""
+        } else key = name
+        if (!(key in kmember)) { keys[++nk] = key; kfirst[key] = name }
+        kmember[key] = kmember[key] name " "
+        if (t != "") ktypes[key] = ktypes[key] t " "
+    }
+    proto = ""
+    for (k = 1; k <= nk; k++) {
+        key = keys[k]; decl = decl_of[kfirst[key]]
+        if (ktypes[key] != "") decl = generalize(key)
+        else if (key ~ /SIZE/) decl = generic_decl(decl, key)
+        proto = proto decl "\n"
+        if (key ~ /SIZE/ && index(sizes, ksize[key]) == 0) sizes = sizes (sizes == "" ? "" : " ") ksize[key]
+        if (ktypes[key] != "") {
+            for (j = 1; j <= nsets && sets[j] != ktypes[key]; j++) ;
+            if (j > nsets) sets[++nsets] = ktypes[key]
+        }
+        # its type-generic form: without ctx_ and TYPENAME_, when C11 has that name
+        g = key; sub(/^shmem_ctx_/, "shmem_", g); sub(/TYPENAME_/, "", g)
+        if (g in generic && (ktypes[key] != "" || g != key)) c11 = c11 generic_decl(decl, g) "\n"
+    }
+    c11 = c11 c11extra[page]
+    print ".SH SYNOPSIS" > file
+    print ".nf" > file
+    if (page in include) { k = split(include[page], hdr, / +/); for (i = 1; i <= k; i++) print ".B #include " hdr[i] > file }
+    else print ".B #include <shmem.h>" > file
+    print ".fi" > file
+    if (c11 != "") {
+        print ".SS C11 (type-generic; in C++ the same names are overloads)" > file
+        print ".nf" > file; printf "%s", c11 > file; print ".fi" > file
+        print ".SS C" > file
+    } else print ".PP" > file
+    print ".nf" > file; printf "%s", proto > file; print ".fi" > file
+    for (j = 1; j <= nsets; j++) {
+        nt = split(sets[j], tl, / /) - 1; line = ""
+        for (q = 1; q <= nt; q++)
+            line = line (q > 1 ? ", " : "") (shown_type(ctype[tl[q]]) == tl[q] ? tl[q] : tl[q] " (" shown_type(ctype[tl[q]]) ")")
+        print ".PP" > file
+        print (j > 1 ? "For the other typed forms, TYPENAME is one of " : "TYPENAME (with TYPE where it differs) is one of ") line "." > file
+    }
+    if (sizes != "") {
+        k = split(sizes, tl, / /); line = tl[1]
+        for (q = 2; q <= k; q++) line = line (q < k ? ", " : " or ") tl[q]
+        print ".PP\nSIZE is " line " (bits per element)." > file
+    }
+}
+# A declaration with its routine name replaced by `g`.
+function generic_decl(decl, g) { sub(/[A-Za-z0-9_]*\(/, g "(", decl); return decl }
+# The declaration of shape `key`: its TYPE positions are those where the
+# first two members of the shape differ (int pe stays int in shmem_int_put).
+function generalize(key,    mem, nm, j, p, q, np, ret, r2, t, out) {
+    nm = split(kmember[key], mem, / /) - 1
+    if (nm < 2) { fail("cannot tell TYPE in the one typed form of " key); return decl_of[mem[1]] }
+    t = typename_of(mem[1]); np = params(decl_of[mem[1]], p); params(decl_of[mem[2]], q)
+    ret = decl_of[mem[1]]; sub(/[ *]*shmem_[A-Za-z0-9_]*\(.*/, "", ret)
+    r2 = decl_of[mem[2]]; sub(/[ *]*shmem_[A-Za-z0-9_]*\(.*/, "", r2)
+    out = (ret != r2 ? replace_word(ret, ctype[t], "TYPE") : ret)
+    out = out (decl_of[mem[1]] ~ /\*shmem_/ ? " *" : " ") key "("
+    for (j = 1; j <= np; j++) {
+        if (p[j] != q[j]) p[j] = replace_word(p[j], ctype[t], "TYPE")
+        out = out (j > 1 ? ", " : "") p[j]
+    }
+    return out (np ? "" : "void") ");"
+}
+
 END {
-    bad = 0
     for (k = 1; k <= n; k++) {
         name = order[k]; page = family(name)
         if (!(page in members)) { npages++; pages[npages] = page; pchapter[page] = chapter_of[name] }
         members[page] = members[page] name "\n"
-        if (name ~ /^shmem_ctx_/ && page != name) ctx[page] = 1
-        if (name ~ /_nbi(_|$)/) nbi[page] = 1
-        if (name ~ /(8|16|32|64|128|mem)(_|$)/ && name !~ /int|uint|complex/) sized[page] = 1
-        if (name != page && name !~ /^shmem_ctx_/ && name !~ /_nbi/ && name !~ /(8|16|32|64|128|mem)(_|$)/) typed[page] = 1
     }
+    for (page in named) if (!(page in members)) fail(named[page] ": @pages names " page ", which is no family")
+    for (page in summary) if (!(page in members)) fail(source[page] ": @page " page " is no family")
     for (p = 1; p <= npages; p++) {
         page = pages[p]; ch = pchapter[page]
-        if (!(page in summary)) { print "gen-man.sh: docs/man/families.txt has no summary for " page > "/dev/stderr"; bad = 1; continue }
-        if (!(ch in text)) { print "gen-man.sh: docs/man/chapters.txt has no chapter " ch " (" page ")" > "/dev/stderr"; bad = 1; continue }
+        if (!(page in summary)) { fail("docs/man/pages/" ch ".txt has no @page " page); continue }
+        for (s = 1; s <= 3; s++) {
+            sec = s == 1 ? "description" : s == 2 ? "return" : "notes"
+            if (!((page, sec) in text)) fail(source[page] ": " page " has no @" sec)
+        }
+        if (!(page in example)) fail(source[page] ": " page " has no @example")
+        if (!(page in see)) fail(source[page] ": " page " has no @see")
+        if (!(ch in spec)) fail("no @chapter " ch " (for " page ")")
+        m = split(members[page], list, "\n")
+        # every argument of its declarations is described, and only those;
+        # shown in the order of the declarations (a parameter another form
+        # adds goes after the one it follows there), ctx first
+        delete used; na = 0
+        for (i = 1; i < m; i++) {
+            np = params(decl_of[list[i]], pl); after = 0
+            for (j = 1; j <= np; j++) {
+                a = param_name(pl[j])
+                if (a == "...") continue
+                if (!(a in used)) {
+                    for (q = na; q > after; q--) al[q + 1] = al[q]
+                    al[after + 1] = a; na++
+                    used[a] = 1
+                    if (!((page, a) in argdir)) { fail(source[page] ": " page ": argument " a " of " list[i] " is not described"); argdir[page, a] = "in" }
+                }
+                for (after = 1; al[after] != a; after++) ;
+            }
+        }
+        for (i = 2; i <= na; i++) if (al[i] == "ctx") { for (q = i; q > 1; q--) al[q] = al[q - 1]; al[1] = "ctx" }
+        k = split(args[page], described, / /) - 1
+        for (i = 1; i <= k; i++) if (!(described[i] in used)) fail(source[page] ": " page ": @arg " described[i] " is no argument of its routines")
         file = out "/man3/" page ".3"
-        print ".\\\" Generated by docs/man/gen-man.sh from include/shmpi_routines.h." > file
+        print ".\\\" Generated by docs/man/gen-man.sh from " source[page] " and the declarations." > file
         print ".TH " toupper(page) " 3 \"" date "\" \"shmpi " version "\" \"OpenSHMEM routines\"" > file
         print ".SH NAME" > file
         print page " \\- " summary[page] > file
-        print ".SH SYNOPSIS" > file
-        print ".nf" > file
-        print ".B #include <shmem.h>" > file
-        print ".sp" > file
-        m = split(members[page], list, "\n")
-        for (i = 1; i < m; i++) print decl_of[list[i]] > file
-        print ".fi" > file
+        synopsis(page, list, m)
         print ".SH DESCRIPTION" > file
-        print ".B " page > file
-        print "(" (m - 1) " routine" (m > 2 ? "s" : "") "): " summary[page] "." > file
-        if (page in generic)
-            print ".PP\n.B " page "\nis also a type-generic name: a C11 _Generic macro and, in C++, a set of overloads that call the typed routine of the argument types." > file
-        if (page in typed)
-            print ".PP\nA typed routine (shmem_TYPENAME_...) works on elements of that type." > file
-        if (page in sized)
-            print ".PP\nA sized routine works on elements of 8, 16, 32, 64 or 128 bits; the mem forms on bytes." > file
-        if (page in ctx)
-            print ".PP\nThe shmem_ctx_ forms take a context first; the others use SHMEM_CTX_DEFAULT.  The context orders and completes the operation (shmem_ctx_quiet)." > file
-        if (page in nbi)
-            print ".PP\nThe _nbi forms return before the operation completes; its buffers must not be reused before shmem_quiet (or shmem_ctx_quiet on its context) returns." > file
-        print ".PP\nThe OpenSHMEM 1.6 specification defines the exact behaviour." > file
-        print ".SH IN SHMPI" > file
-        printf "%s", text[ch] > file
-        print ".SH ENVIRONMENT" > file
-        print "The variables that change shmpi, with their defaults, are in\n.BR shmpi (7)\nand printed by\n.BR shmpi_info (1)." > file
+        printf "%s", text[page, "description"] > file
+        print ".SH ARGUMENTS" > file
+        if (na == 0) print "None." > file
+        for (i = 1; i <= na; i++) {
+            a = al[i]; d = argdir[page, a]
+            print ".TP\n.BR " a " \" (" (d == "inout" ? "in and out" : d) ")\"" > file
+            printf "%s", argtext[page, a] > file
+        }
+        print ".SH RETURN VALUES" > file
+        printf "%s", text[page, "return"] > file
+        print ".SH NOTES" > file
+        printf "%s", text[page, "notes"] > file
+        print ".SH EXAMPLES" > file
+        ex = examples "/" example[page]
+        if ((getline line < ex) <= 0) fail(source[page] ": " page ": no example " ex)
+        else {
+            print "This program is installed as " docdir "/examples/" example[page] "." > file
+            print ".PP\n.nf\n.ft CR" > file
+            do print troff_code(line) > file; while ((getline line < ex) > 0)
+            close(ex)
+            print ".ft\n.fi" > file
+        }
         print ".SH SEE ALSO" > file
-        print "OpenSHMEM Application Programming Interface, version 1.6: " section[ch] "." > file
-        print ".PP\n.BR shmpi (7),\n.BR shmpi_info (1),\n.BR oshcc (1),\n.BR oshrun (1)" > file
+        k = split(see[page], sl, / /) - 1
+        for (i = 1; i <= k; i++) {
+            ref = sl[i]; sec = "3"
+            if (match(ref, /\([0-9]\)$/)) { sec = substr(ref, RSTART + 1, 1); ref = substr(ref, 1, RSTART - 1) }
+            print ".BR " ref " (" sec ")," > file
+        }
+        print ".BR shmpi (7)" > file
+        print ".PP\nOpenSHMEM Application Programming Interface, version 1.6: " spec[ch] "." > file
         close(file)
         for (i = 1; i < m; i++) {
             if (list[i] == page) continue
@@ -123,7 +343,7 @@ END {
         }
     }
     exit bad
-}' "$work/types" "$work/generics" "$man/families.txt" "$man/chapters.txt" "$work/decls"
+}' "$work/types" "$work/generics" "$work/pages" "$work/decls"
 
 # shmpi(7), with the environment table; oshcc(1), oshrun(1), shmpi_info(1).
 awk -f "$src/tools/env_table.awk" "$src/src/core/env.c" | awk -F '\t' '{

@@ -7,6 +7,7 @@
 #include "cuda_driver.h"
 #include "device_heap.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,13 +66,16 @@ void shmpi_device_heap_init(void)
     if (size == 0)
         return;
     int n = shmpi_g.n_pes;
-    if (shmpi_job_spans_nodes())
-        shmpi_abort(routine,
-                    "SHMPI_DEVICE_HEAP_SIZE asks for a device heap but the job spans %d nodes: "
-                    "the device heap reaches peers through CUDA IPC, within one machine only, "
-                    "and shmpi does not pass device memory to MPI; run on one node or unset "
-                    "SHMPI_DEVICE_HEAP_SIZE",
-                    shmpi_shape.nodes);
+    if (shmpi_job_spans_nodes()) { /* every PE knows it alike: said once */
+        char problem[320];
+        snprintf(problem, sizeof problem,
+                 "SHMPI_DEVICE_HEAP_SIZE asks for a device heap but the job spans %d nodes: "
+                 "the device heap reaches peers through CUDA IPC, within one machine only, "
+                 "and shmpi does not pass device memory to MPI; run on one node or unset "
+                 "SHMPI_DEVICE_HEAP_SIZE",
+                 shmpi_shape.nodes);
+        shmpi_end_if_any(routine, problem);
+    }
     shmpi_cuda_load(routine);
     choose_context(routine);
     shmpi_cuda_check(routine, "cuStreamCreate",

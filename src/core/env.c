@@ -6,6 +6,7 @@
 #include "amo.h"
 #include "device_heap.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,8 @@ static const struct env_var env_table[] = {
      "malformed, zero or larger than memory ends the job at shmem_init"},
     [VAR_DEBUG] = {"SHMEM_DEBUG", "SMA_DEBUG", ENV_FLAG, "unset",
      "any value: extra checks that cost time (collective arguments the same on every PE, "
-     "wait and collective buffers symmetric) and explanations when the heap is full"},
+     "wait and collective buffers symmetric), and at every allocation the full heap refuses, "
+     "its largest free block"},
     [VAR_VERSION] = {"SHMEM_VERSION", "SMA_VERSION", ENV_FLAG, "unset",
      "any value: PE 0 prints the library and MPI version at start-up"},
     [VAR_INFO] = {"SHMEM_INFO", "SMA_INFO", ENV_FLAG, "unset",
@@ -112,23 +114,47 @@ static const char *env_lookup(const struct env_var *var)
     return value;
 }
 
+/* The first malformed value found: every PE reads the same environment as
+ * a rule, so the job ends after all variables are read, with one message
+ * (shmpi_end_if_any), not one per PE. */
+static char problem[512];
+
+static void __attribute__((format(printf, 1, 2))) env_problem(const char *fmt, ...)
+{
+    if (problem[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(problem, sizeof problem, fmt, ap);
+    va_end(ap);
+}
+
 static bool flag_value(const char *value)
 {
     return value != NULL;
 }
 
 /* The non-negative integer in variable `var`, or `fallback` if it is unset;
- * a malformed value or one above `max` ends the job: VAR="value" is not
+ * a malformed value or one above `max` is a problem: VAR="value" is not
  * `what` (expected `expected`). */
 static long count_value(int var, long fallback, long max, const char *what,
                         const char *expected)
 {
     const char *value = env_lookup(&env_table[var]);
     long count = fallback;
-    if (value && (shmpi_parse_count(value, &count) || count > max))
-        shmpi_abort("shmem_init", "%s=\"%s\" is not %s (expected %s)", env_table[var].name,
-                    value, what, expected);
+    if (value && (shmpi_parse_count(value, &count) || count > max)) {
+        env_problem("%s=\"%s\" is not %s (expected %s)", env_table[var].name, value, what,
+                    expected);
+        count = fallback;
+    }
     return count;
+}
+
+size_t shmpi_machine_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES);
+    long page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0;
 }
 
 void shmpi_env_read(void)
@@ -136,19 +162,21 @@ void shmpi_env_read(void)
     struct shmpi_env *env = &shmpi_g.env;
     const char *value;
 
-    value = env_lookup(&env_table[VAR_SYMMETRIC_SIZE]);
-    if (shmpi_parse_size(value ? value : DEFAULT_SYMMETRIC_SIZE, &env->symmetric_size))
-        shmpi_abort("shmem_init",
-                    "SHMEM_SYMMETRIC_SIZE=\"%s\" is not a valid size (expected a positive "
-                    "number with an optional k, m, g or t suffix, e.g. 512m)",
-                    value);
-    long pages = sysconf(_SC_PHYS_PAGES);
-    long page = sysconf(_SC_PAGESIZE);
-    if (pages > 0 && page > 0 && env->symmetric_size > (size_t)pages * (size_t)page)
-        shmpi_abort("shmem_init",
-                    "SHMEM_SYMMETRIC_SIZE=\"%s\" (%zu bytes) is larger than this machine's "
-                    "memory (%zu bytes)",
-                    value, env->symmetric_size, (size_t)pages * (size_t)page);
+    problem[0] = 0;
+    const struct env_var *size_var = &env_table[VAR_SYMMETRIC_SIZE];
+    const char *size_name = getenv(size_var->name) ? size_var->name : size_var->alias;
+    value = env_lookup(size_var);
+    if (!value)
+        value = DEFAULT_SYMMETRIC_SIZE;
+    size_t memory = shmpi_machine_memory();
+    if (shmpi_parse_size(value, &env->symmetric_size)) {
+        env_problem("%s=\"%s\" is not a valid size (expected a positive number with an "
+                    "optional k, m, g or t suffix, e.g. 512m)",
+                    size_name, value);
+        shmpi_parse_size(DEFAULT_SYMMETRIC_SIZE, &env->symmetric_size);
+    } else if (memory && env->symmetric_size > memory)
+        env_problem("%s=\"%s\" (%zu bytes) is larger than this machine's memory (%zu bytes)",
+                    size_name, value, env->symmetric_size, memory);
 
     env->debug = flag_value(env_lookup(&env_table[VAR_DEBUG]));
     env->version = flag_value(env_lookup(&env_table[VAR_VERSION]));
@@ -187,19 +215,21 @@ void shmpi_env_read(void)
     value = env_lookup(&env_table[VAR_AMO_OPS]);
     env->amo_ops_text = value ? value : "any";
     env->amo_ops = shmpi_amo_parse_ops(env->amo_ops_text);
-    if (env->amo_ops == 0)
-        shmpi_abort("shmem_init",
-                    "SHMPI_AMO_OPS=\"%s\" is not valid (expected any, or a comma-separated "
+    if (env->amo_ops == 0) {
+        env_problem("SHMPI_AMO_OPS=\"%s\" is not valid (expected any, or a comma-separated "
                     "list of fetch, set, swap, compare_swap, add, and, or, xor)",
                     value);
+        env->amo_ops = shmpi_amo_parse_ops("any");
+    }
 
     value = env_lookup(&env_table[VAR_DEVICE_HEAP_SIZE]);
     env->device_heap_size = 0;
-    if (value && strcmp(value, "0") != 0 && shmpi_parse_size(value, &env->device_heap_size))
-        shmpi_abort("shmem_init",
-                    "SHMPI_DEVICE_HEAP_SIZE=\"%s\" is not a valid size (expected 0 or a "
+    if (value && strcmp(value, "0") != 0 && shmpi_parse_size(value, &env->device_heap_size)) {
+        env_problem("SHMPI_DEVICE_HEAP_SIZE=\"%s\" is not a valid size (expected 0 or a "
                     "positive number with an optional k, m, g or t suffix, e.g. 1g)",
                     value);
+        env->device_heap_size = 0;
+    }
 
     value = env_lookup(&env_table[VAR_CUDA_LIBRARY]);
     env->cuda_library = value && *value ? value : "libcuda.so.1";
@@ -210,8 +240,9 @@ void shmpi_env_read(void)
     else if (strcmp(value, "0") == 0 || strcmp(value, "1") == 0)
         env->yield_waits = value[0] - '0';
     else
-        shmpi_abort("shmem_init", "SHMPI_YIELD_WAITS=\"%s\" is not valid (expected auto, 0 or 1)",
-                    value);
+        env_problem("SHMPI_YIELD_WAITS=\"%s\" is not valid (expected auto, 0 or 1)", value);
+
+    shmpi_end_if_any("shmem_init", problem[0] ? problem : NULL);
 }
 
 void shmpi_env_print_info(void)

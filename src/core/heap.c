@@ -60,23 +60,52 @@ static void *heap_addr(size_t off)
     return shmpi_g.seg[SHMPI_SEG_HEAP].base + off;
 }
 
-/* Sizes in the unit a person reads best: "268435456 bytes" is "256 MiB". */
+/* Sizes in the unit a person reads best: 268435456 bytes is "256 MiB",
+ * 2097152 "2.0 MiB" (one decimal below 10 of a unit). */
 static void human_size(char *text, size_t len, size_t bytes)
 {
-    if (bytes >= ((size_t)10 << 20))
-        snprintf(text, len, "%zu MiB", bytes >> 20);
-    else if (bytes >= ((size_t)10 << 10))
-        snprintf(text, len, "%zu KiB", bytes >> 10);
-    else
+    static const char *const unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double value = (double)bytes;
+    int u = 0;
+    while (value >= 1024 && u < 6) {
+        value /= 1024;
+        u++;
+    }
+    if (u == 0)
         snprintf(text, len, "%zu bytes", bytes);
+    else
+        snprintf(text, len, value < 10 ? "%.1f %s" : "%.0f %s", value, unit[u]);
+}
+
+/* The SHMEM_SYMMETRIC_SIZE that would have served a request of `size`
+ * bytes aligned to `align`, in MiB rounded up: the same calls on a larger
+ * heap give the same blocks, so the request goes after the last used one
+ * (or extends block `grow_off` in place when that is the last); 0 when no
+ * size_t can say it. */
+static size_t heap_needed_mib(size_t size, size_t align, size_t grow_off)
+{
+    const struct shmpi_heap *heap = &shmpi_g.heap;
+    size_t top = shmpi_heap_top(heap);
+    if (align < SHMPI_HEAP_MIN_ALIGN)
+        align = SHMPI_HEAP_MIN_ALIGN;
+    size_t start = (top + align - 1) & ~(align - 1);
+    size_t grown = shmpi_heap_block_size(heap, grow_off);
+    if (grown && grow_off + grown == top)
+        start = grow_off;
+    size_t mib = (size_t)1 << 20, rounded = (size + SHMPI_HEAP_MIN_ALIGN - 1) & ~(size_t)63;
+    if (rounded < size || rounded > SIZE_MAX - start)
+        return 0;
+    size_t need = start + rounded - SHMPI_HEAP_RESERVED; /* the heap is that much larger */
+    return need / mib + (need % mib != 0);
 }
 
 /* A full heap: NULL is the spec's answer, but programs that do not check
- * for it crash later with no word about the heap.  So each PE says once per
- * routine what was asked, what is free and what to change (the routine's
- * name is its __func__ string: one pointer per routine); SHMEM_DEBUG adds
- * the fragmentation (largest free block) from PE 0. */
-static void explain_full(const char *routine, size_t size)
+ * for it crash later with no word about the heap.  So each PE that fails
+ * says once per routine what was asked, what the heap holds and the size
+ * that would have served it (the routine's name is its __func__ string: one
+ * pointer per routine); under SHMEM_DEBUG every failure says so, with the
+ * largest free block (fragmentation). */
+static void explain_full(const char *routine, size_t size, size_t align, size_t grow_off)
 {
     static const char *told[16];
     bool first = true;
@@ -90,24 +119,32 @@ static void explain_full(const char *routine, size_t size)
             break;
         }
     }
-    if (first) {
-        char free_text[32], heap_text[32];
-        human_size(free_text, sizeof free_text, shmpi_g.heap.size - shmpi_g.heap.used_bytes);
-        human_size(heap_text, sizeof heap_text, shmpi_g.env.symmetric_size);
-        shmpi_warn(routine,
-                   "%zu bytes requested, %s of the %s symmetric heap free; returning NULL "
-                   "(raise SHMEM_SYMMETRIC_SIZE)",
-                   size, free_text, heap_text);
+    if (!first && !shmpi_g.env.debug)
+        return;
+    const struct shmpi_heap *heap = &shmpi_g.heap;
+    size_t reserved = shmpi_heap_block_size(heap, shmpi_g.heap_reserved_off);
+    char want[32], heap_text[32], used[32], free_text[32], largest[64] = "";
+    human_size(want, sizeof want, size);
+    human_size(heap_text, sizeof heap_text, shmpi_g.env.symmetric_size);
+    human_size(used, sizeof used, heap->used_bytes - reserved);
+    human_size(free_text, sizeof free_text, heap->size - heap->used_bytes);
+    if (shmpi_g.env.debug) {
+        char text[32];
+        human_size(text, sizeof text, shmpi_heap_largest_free(heap));
+        snprintf(largest, sizeof largest, " (largest free block %s)", text);
     }
-    if (shmpi_g.env.debug && shmpi_g.my_pe == 0)
-        shmpi_warn(routine,
-                   "cannot allocate %zu bytes: the symmetric heap is %zu bytes per PE, %zu "
-                   "in use, largest free block %zu; set SHMEM_SYMMETRIC_SIZE larger (e.g. "
-                   "SHMEM_SYMMETRIC_SIZE=%zum)",
-                   size, shmpi_g.heap.size, shmpi_g.heap.used_bytes,
-                   shmpi_heap_largest_free(&shmpi_g.heap),
-                   /* in MiB first: a huge size must not wrap around */
-                   ((shmpi_g.heap.size >> 20) + (size >> 20) + 1) * 2 + 1);
+    char advice[160];
+    size_t mib = heap_needed_mib(size, align, grow_off), memory = shmpi_machine_memory();
+    if (mib == 0 || (memory && mib > memory >> 20))
+        snprintf(advice, sizeof advice,
+                 "No SHMEM_SYMMETRIC_SIZE can serve it on this machine (%zu MiB of memory).",
+                 memory >> 20);
+    else
+        snprintf(advice, sizeof advice, "SHMEM_SYMMETRIC_SIZE=%zum or more would serve it.", mib);
+    shmpi_warn(routine,
+               "%zu bytes (%s) requested; the symmetric heap of %s has %s in use and %s free%s, "
+               "so this returns NULL. %s",
+               size, want, heap_text, used, free_text, largest, advice);
 }
 
 static void refuse_align(const char *routine, size_t align, const char *what)
@@ -141,7 +178,7 @@ void *shmpi_malloc(const char *routine, size_t size, size_t align, bool zero)
         if (zero) /* before the barrier: no PE may write into it earlier */
             memset(ptr, 0, size);
     } else
-        explain_full(routine, size);
+        explain_full(routine, size, align, SIZE_MAX);
     shmpi_barrier_all(routine);
     return ptr;
 }
@@ -211,7 +248,7 @@ void *shmpi_realloc(const char *routine, void *ptr, size_t size)
             shmpi_heap_free(&shmpi_g.heap, off);
         }
     } else {
-        explain_full(routine, size);
+        explain_full(routine, size, SHMPI_HEAP_MIN_ALIGN, off);
     }
     shmpi_barrier_all(routine);
     return result;

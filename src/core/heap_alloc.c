@@ -234,3 +234,11 @@ size_t shmpi_heap_largest_free(const struct shmpi_heap *heap)
             best = p->size;
     return best;
 }
+
+size_t shmpi_heap_top(const struct shmpi_heap *heap)
+{
+    const struct shmpi_heap_block *last = heap->head;
+    while (last && last->next)
+        last = last->next;
+    return !last ? 0 : last->used ? last->off + last->size : last->off;
+}

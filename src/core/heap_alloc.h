@@ -52,5 +52,9 @@ size_t shmpi_heap_block_size(const struct shmpi_heap *heap, size_t off);
 int shmpi_heap_realloc(struct shmpi_heap *heap, size_t off, size_t size, size_t *new_off);
 /* Largest block that an allocation with minimum alignment could get now. */
 size_t shmpi_heap_largest_free(const struct shmpi_heap *heap);
+/* Where the free space at the end of the heap starts: the end of the last
+ * used block, 0 when none is used.  A larger heap made by the same calls
+ * has the same blocks, and its extra room starts there. */
+size_t shmpi_heap_top(const struct shmpi_heap *heap);
 
 #endif /* SHMPI_HEAP_ALLOC_H */

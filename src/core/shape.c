@@ -211,11 +211,11 @@ static bool find_nodes(const struct shmpi_pe_card *cards, int *order, int n, siz
         fits_everywhere = false;
         if (order[start] == shmpi_g.my_pe)
             shmpi_warn("shmem_init",
-                       "/dev/shm has %.0f MiB free, the %d PEs of this node need %.0f MiB "
-                       "(SHMEM_SYMMETRIC_SIZE=%zu bytes each): the symmetric heap goes to "
-                       "private memory and PEs of a node reach each other through MPI "
-                       "(slower); give /dev/shm more (docker run --shm-size=%.0fm) or lower "
-                       "SHMEM_SYMMETRIC_SIZE",
+                       "/dev/shm has %.0f MiB free, but the %d PEs of this node need %.0f MiB "
+                       "(SHMEM_SYMMETRIC_SIZE=%zu bytes each). So their symmetric heaps go to "
+                       "private memory, and they reach each other through MPI (slower). Give "
+                       "/dev/shm more room (docker run --shm-size=%.0fm) or lower "
+                       "SHMEM_SYMMETRIC_SIZE.",
                        (double)avail / 1048576.0, on_node, need / 1048576.0,
                        shmpi_g.env.symmetric_size, need / 1048576.0 + 64);
     }

@@ -63,7 +63,14 @@
  * ends through MPI_Abort with status 1. */
 _Noreturn void shmpi_abort(const char *routine, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Prints a warning with the same prefix (only used under SHMEM_DEBUG). */
+/* Collective over shmpi_g.comm, at a point every PE reaches (start-up):
+ * `problem` is what this PE found wrong, or NULL.  When every PE found the
+ * same problem, PE 0 prints it once and every PE exits with status 1
+ * without MPI_Abort; when only some did, each of those reports its own
+ * through shmpi_abort.  Returns when no PE found any. */
+void shmpi_end_if_any(const char *routine, const char *problem);
+/* Prints a warning with the same prefix ("warning: " before the routine);
+ * a long one is written as sentences, one a line. */
 void shmpi_warn(const char *routine, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The same line from a thread other than the program's, which may be inside
  * a blocking MPI call (depart.c's watch thread); then MPI_Abort. */
@@ -103,8 +110,11 @@ struct shmpi_env {
     long hang_report_s;    /* SHMPI_HANG_REPORT: 0 = no report (diagnose.c) */
 };
 #include "parse.h"
-/* Reads all variables into shmpi_g.env; a bad value is a clear error. */
+/* Reads all variables into shmpi_g.env (collective at start-up); a bad
+ * value ends the job with one clear message (shmpi_end_if_any). */
 void shmpi_env_read(void);
+/* This machine's memory in bytes (0 if unknown). */
+size_t shmpi_machine_memory(void);
 /* SHMEM_INFO text: every variable, its value and meaning, to stdout. */
 void shmpi_env_print_info(void);
 

@@ -119,6 +119,20 @@ START_TEST(many_blocks_stay_consistent)
 }
 END_TEST
 
+START_TEST(top_is_the_end_of_the_last_used_block)
+{
+    ck_assert_uint_eq(shmpi_heap_top(&heap), 0);
+    size_t a = alloc(1000, 0), b = alloc(100, 0);
+    ck_assert_uint_eq(shmpi_heap_top(&heap), b + 128); /* sizes round up to 64 */
+    ck_assert_int_eq(shmpi_heap_free(&heap, a), 0);    /* a hole below does not move it */
+    ck_assert_uint_eq(shmpi_heap_top(&heap), b + 128);
+    ck_assert_int_eq(shmpi_heap_free(&heap, b), 0);
+    ck_assert_uint_eq(shmpi_heap_top(&heap), 0);
+    size_t all = alloc(HEAP_SIZE, 0);
+    ck_assert_uint_eq(shmpi_heap_top(&heap), all + HEAP_SIZE);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("heap_alloc");
@@ -131,6 +145,7 @@ int main(void)
     tcase_add_test(tc, bad_free_is_reported);
     tcase_add_test(tc, realloc_in_place_and_moving);
     tcase_add_test(tc, many_blocks_stay_consistent);
+    tcase_add_test(tc, top_is_the_end_of_the_last_used_block);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
