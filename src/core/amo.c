@@ -102,6 +102,13 @@ static size_t type_size(enum shmpi_amo_type type)
 DEFINE_CPU_AMO(32)
 DEFINE_CPU_AMO(64)
 
+uint64_t shmpi_amo_cpu(enum shmpi_amo_op op, enum shmpi_amo_type type, size_t size, void *word,
+                       uint64_t operand, uint64_t compare)
+{
+    return size == 4 ? cpu_amo32(op, type, word, operand, compare)
+                     : cpu_amo64(op, type, word, operand, compare);
+}
+
 /* ---- MPI: fetch (NO_OP) and compare-and-swap, nothing else -------------------------- */
 static uint64_t mpi_read(const struct shmpi_mpi_word *w)
 {
@@ -194,9 +201,16 @@ static void amo(const char *routine, shmem_ctx_t handle, enum shmpi_amo_op op,
     uint64_t compare_bits = compare ? shmpi_amo_load_bits(compare, size) : 0;
 
     uint64_t old;
-    if (t.mapped && shmpi_amo_by_cpu(shmpi_symm_segment(dest, size))) {
-        old = size == 4 ? cpu_amo32(op, type, t.mapped, operand_bits, compare_bits)
-                        : cpu_amo64(op, type, t.mapped, operand_bits, compare_bits);
+    int segment = shmpi_symm_segment(dest, size);
+    if (t.mapped && (shmpi_amo_by_cpu(segment) || shmpi_amo_by_message())) {
+        old = shmpi_amo_cpu(op, type, size, t.mapped, operand_bits, compare_bits);
+    } else if (shmpi_amo_by_message()) {
+        /* A caller that needs no value and no completion before the next
+         * quiet does not wait for the owner's answer. */
+        bool wait = fetched || !may_defer;
+        old = shmpi_amo_message(op, type, segment,
+                                (size_t)((char *)dest - shmpi_g.seg[segment].base), world_pe,
+                                operand_bits, compare_bits, wait);
     } else {
         struct shmpi_mpi_word w = {size == 4 ? MPI_UINT32_T : MPI_UINT64_T, size, world_pe, t.disp};
         bool direct = from_api && (shmpi_amo_direct_ops & (1u << op));

@@ -121,6 +121,19 @@ static inline void shmpi_amo_hint_set(const struct shmpi_mpi_word *w, uint64_t v
 uint64_t shmpi_amo_mpi(enum shmpi_amo_op op, enum shmpi_amo_type type,
                        const struct shmpi_mpi_word *w, uint64_t operand, uint64_t compare);
 
+/* `op` on a word this PE maps, with the CPU's atomics; returns the old
+ * value (amo.c). */
+uint64_t shmpi_amo_cpu(enum shmpi_amo_op op, enum shmpi_amo_type type, size_t size, void *word,
+                       uint64_t operand, uint64_t compare);
+
+/* ---- AMOs as messages (amo_message.c) ---------------------------------------------- */
+/* `op` on the word at `offset` of PE pe's segment, applied by its owner;
+ * with `wait`, returns the old value once the owner answered, else returns
+ * at once and the next quiet completes it. */
+uint64_t shmpi_amo_message(enum shmpi_amo_op op, enum shmpi_amo_type type, int segment,
+                           size_t offset, int pe, uint64_t operand, uint64_t compare,
+                           bool wait);
+
 /* ---- SHMPI_AMO_OPS (amo_ops.c) ------------------------------------------------------ */
 /* The MPI op the program's AMO routines use directly (MPI_OP_NULL: none),
  * and the update kinds (bit 1 << op) that use it; set by shmpi_amo_init. */

@@ -239,6 +239,7 @@ void shmpi_quiet(struct shmpi_ctx *ctx)
 {
     shmpi_device_quiet();
     shmpi_amo_drain(true);
+    shmpi_amo_message_quiet();
     /* Copies into peers' memory are plain stores: order them first. */
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_exchange_explicit(&ctx->mpi_pending, 0, memory_order_acq_rel)) {
@@ -250,6 +251,7 @@ void shmpi_quiet_all(void)
 {
     shmpi_device_quiet();
     shmpi_amo_drain(true);
+    shmpi_amo_message_quiet();
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_exchange_explicit(&shmpi_g.mpi_pending_any, 0, memory_order_acq_rel)) {
         atomic_store(&shmpi_g.ctx_default.mpi_pending, 0);
@@ -262,6 +264,7 @@ void shmpi_pe_quiet(const char *routine, struct shmpi_ctx *ctx, const int *targe
 {
     shmpi_device_quiet();
     shmpi_amo_drain(true);
+    shmpi_amo_message_quiet(); /* every PE's, a superset */
     atomic_thread_fence(memory_order_seq_cst);
     if (!atomic_load_explicit(&ctx->mpi_pending, memory_order_acquire))
         return;

@@ -128,8 +128,7 @@ int shmpi_init(const char *routine, int requested)
     shmpi_g.init_count = 1;
     if (!mpi_up) {
         /* The progress thread calls MPI concurrently with the program. */
-        const char *progress = getenv("SHMPI_PROGRESS_THREAD");
-        int level = progress && strcmp(progress, "0") != 0 ? SHMEM_THREAD_MULTIPLE : requested;
+        int level = shmpi_progress_thread_may_run() ? SHMEM_THREAD_MULTIPLE : requested;
         double t = seconds_now();
         MPI_Init_thread(NULL, NULL, mpi_level_of(level), &mpi_provided);
         mpi_init_s = seconds_now() - t;
@@ -282,6 +281,7 @@ void shmpi_finalize(void)
     shmpi_depart_finalize();        /* every PE is in finalize: none waits in a collective */
     shmpi_device_heap_fini();       /* after the last copy, while peers still map it */
     shmpi_progress_thread_stop();   /* before the window and teams it calls MPI on go */
+    shmpi_amo_message_fini();       /* after the thread, the last to serve AMOs */
     shmpi_teams_fini();             /* while the window exists: it quiets open contexts */
     shmpi_barrier_fini();           /* before the segments its node barrier lives in */
     shmpi_segments_fini();          /* after the last RMA and shared-memory access */
