@@ -18,7 +18,8 @@
  * PE, AMOs stay MPI's compare-and-swaps (amo.c).
  *
  * Completion: a fetching AMO (or one whose caller waits, as locks and
- * signals do) waits for its answer.  A non-fetching one returns once sent;
+ * signals do) waits for its answer; an _nbi one posts the receive of its
+ * answer, which the next quiet waits for.  A non-fetching one returns once sent;
  * its target is marked, and quiet sends each marked target a fence, which
  * the target answers after every earlier message of this PE: MPI does not
  * let messages of one sender overtake each other on a communicator, and one
@@ -28,6 +29,7 @@
  */
 #include "amo_internal.h"
 
+#include <pthread.h>
 #include <sched.h>
 
 /* Beyond the spec's ops: answer once every earlier message is applied. */
@@ -52,6 +54,7 @@ static int tag_limit;
  * out since the last fence. */
 static struct shmpi_pe_set unfenced;
 static atomic_uint unfenced_requests;
+static atomic_int later_waiting; /* answers wait in `later` (below) */
 
 static void dup_comm(MPI_Comm *comm)
 {
@@ -86,10 +89,7 @@ void shmpi_amo_message_fini(void)
 /* ---- the owner ----------------------------------------------------------------------- */
 static uint64_t apply(const struct request *r, int origin)
 {
-    size_t size = r->type == SHMPI_AMO_INT32 || r->type == SHMPI_AMO_UINT32 ||
-                          r->type == SHMPI_AMO_FLOAT
-                      ? 4
-                      : 8;
+    size_t size = shmpi_amo_type_size((enum shmpi_amo_type)r->type);
     const struct shmpi_segment *seg =
         r->segment < SHMPI_NSEGS ? &shmpi_g.seg[r->segment] : NULL;
     if (SHMPI_UNLIKELY(!seg || r->type > SHMPI_AMO_DOUBLE || r->op > SHMPI_AMO_XOR ||
@@ -141,28 +141,73 @@ static void send_request(struct request *r, int pe, uint64_t *answer, MPI_Reques
     MPI_Send(r, (int)sizeof *r, MPI_BYTE, pe, 0, request_comm);
 }
 
+/* Fetching AMOs whose answer the next quiet collects (_nbi forms).  The
+ * lock is needed only under SHMEM_THREAD_MULTIPLE (the progress thread never
+ * touches the list). */
+#define LATER_MAX 64
+static struct later {
+    MPI_Request req;
+    uint64_t answer;
+    void *fetched;
+    size_t size;
+} later[LATER_MAX];
+static int n_later;
+static pthread_mutex_t later_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static void later_lock(void)
+{
+    if (shmpi_g.thread_level == SHMEM_THREAD_MULTIPLE)
+        pthread_mutex_lock(&later_mutex);
+}
+
+static void later_unlock(void)
+{
+    if (shmpi_g.thread_level == SHMEM_THREAD_MULTIPLE)
+        pthread_mutex_unlock(&later_mutex);
+}
+
+/* Waits for every answer of the list and stores it; the lock is held. */
+static void collect_later(void)
+{
+    for (int i = 0; i < n_later; i++) {
+        shmpi_wait_request(&later[i].req);
+        shmpi_amo_store_bits(later[i].fetched, later[i].answer, later[i].size);
+    }
+    n_later = 0;
+}
+
 uint64_t shmpi_amo_message(enum shmpi_amo_op op, enum shmpi_amo_type type, int segment,
                            size_t offset, int pe, uint64_t operand, uint64_t compare,
-                           bool wait)
+                           enum shmpi_answer answer, void *fetched)
 {
     struct request r = {(uint8_t)op, (uint8_t)type, (uint8_t)segment, 0, 0, offset, operand,
                         compare};
-    if (!wait) {
-        send_request(&r, pe, NULL, NULL);
-        shmpi_pe_set_add(&unfenced, pe);
-        if (atomic_fetch_add_explicit(&unfenced_requests, 1, memory_order_relaxed) + 1 >=
-            REQUESTS_BEFORE_FENCE)
-            shmpi_amo_message_quiet();
+    size_t size = shmpi_amo_type_size(type);
+    if (answer == SHMPI_ANSWER_NOW) {
+        uint64_t old = 0;
+        MPI_Request req;
+        send_request(&r, pe, &old, &req);
+        shmpi_wait_request(&req); /* serves this PE's own requests meanwhile */
+        return shmpi_amo_load_bits(&old, size);
+    }
+    if (fetched) {
+        later_lock();
+        if (n_later == LATER_MAX)
+            collect_later();
+        struct later *l = &later[n_later++];
+        l->fetched = fetched;
+        l->size = size;
+        send_request(&r, pe, &l->answer, &l->req);
+        atomic_store_explicit(&later_waiting, 1, memory_order_release);
+        later_unlock();
         return 0;
     }
-    uint64_t answer = 0;
-    MPI_Request req;
-    send_request(&r, pe, &answer, &req);
-    shmpi_wait_request(&req); /* serves this PE's own requests meanwhile */
-    return shmpi_amo_load_bits(&answer, type == SHMPI_AMO_INT32 || type == SHMPI_AMO_UINT32 ||
-                                                type == SHMPI_AMO_FLOAT
-                                            ? 4
-                                            : 8);
+    send_request(&r, pe, NULL, NULL);
+    shmpi_pe_set_add(&unfenced, pe);
+    if (atomic_fetch_add_explicit(&unfenced_requests, 1, memory_order_relaxed) + 1 >=
+        REQUESTS_BEFORE_FENCE)
+        shmpi_amo_message_quiet();
+    return 0;
 }
 
 static void send_fence(int pe, uint64_t *answer, MPI_Request *req)
@@ -173,6 +218,12 @@ static void send_fence(int pe, uint64_t *answer, MPI_Request *req)
 
 void shmpi_amo_message_quiet(void)
 {
+    if (atomic_load_explicit(&later_waiting, memory_order_acquire)) {
+        later_lock();
+        collect_later();
+        atomic_store_explicit(&later_waiting, 0, memory_order_relaxed);
+        later_unlock();
+    }
     if (!unfenced.bits || !atomic_load_explicit(&unfenced_requests, memory_order_acquire))
         return;
     atomic_store_explicit(&unfenced_requests, 0, memory_order_relaxed);
