@@ -19,7 +19,8 @@
 #                against raw MPI on a dynamic window, with their targets) and
 #                bench_rma, bench_amo, bench_coll; "nodes_no_thread" the same with
 #                SHMPI_PROGRESS_THREAD=0, for what the progress thread costs
-#   -j JOBS      run each program JOBS times (default 1); a target's verdict is
+#   -j JOBS      run each program JOBS times (default 1), in turns (every mode and
+#                program once, then again); a target's verdict is
 #                then the median of its value over the jobs, each job's value
 #                beside it (some sub-us rows move 10-30% from one job to the
 #                next on this VM, with the placement of memory in the job)
@@ -54,7 +55,7 @@ while getopts b:o:p:n:m:j:P:qh opt; do
     j) jobs=$OPTARG ;;
     P) only=$OPTARG ;;
     q) quick="-t 3 -r 5" ;;
-    *) sed -n '2,29p' "$0"; exit 2 ;;
+    *) sed -n '2,30p' "$0"; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -119,73 +120,96 @@ verdicts=$outdir/verdicts.txt
 tables=$outdir/tables.md
 : > "$tables"
 
+# mode_setup MODE NP: the mode's environment (envset), programs (progs) and launcher.
+mode_setup() {
+    mode=$1 np=$2
+    launch="$mpiexec -n $np"
+    case $mode in
+    default) envset= progs="rma amo coll" ;;
+    mpi_only) envset="SHMPI_MPI_ONLY=1" progs="rma amo coll" ;;
+    mpi_only_amo_add) envset="SHMPI_MPI_ONLY=1 SHMPI_AMO_OPS=add" progs=amo ;;
+    nodes | nodes_no_thread)
+        envset=
+        [ $mode = nodes_no_thread ] && envset="SHMPI_PROGRESS_THREAD=0"
+        progs="nodes rma amo coll"
+        launch="sh $srcdir/tests/launch-nodes.sh -l 2=2x1,4=2x2 $np" ;;
+    *) echo "run.sh: unknown mode $mode"; exit 2 ;;
+    esac
+}
+
+# run_one PROG: one run of bench_PROG in the mode set up, job $job.
+run_one() {
+    prog=$1
+    out=$outdir/bench_$prog-np$np-$mode.txt
+    [ "$jobs" -gt 1 ] && out=$outdir/bench_$prog-np$np-$mode.job$job.txt
+    dat=
+    [ $prog = rma ] && dat="-d $outdir/rma-np$np-$mode"
+    cmd="${envset:+env $envset }timeout -k 10 $limit $launch $builddir/benchmarks/bench_$prog $dat $extra"
+    echo "run.sh: $cmd"
+    t0=$(date +%s)
+    # Runnable tasks once a second while it runs: more than this job's
+    # PEs means other processes competed for the CPUs.
+    samples=$outdir/.runnable
+    # (shell builtins only, so that the sampler counts itself once: the
+    # baseline is this job's PEs + 1)
+    (while :; do read -r _ _ _ r _ < /proc/loadavg; echo "${r%/*}"; sleep 1; done) \
+        > "$samples" &
+    sampler=$!
+    # shellcheck disable=SC2086
+    env $envset timeout -k 10 "$limit" $launch \
+        "$builddir/benchmarks/bench_$prog" $dat $extra > "$out" 2>&1
+    rc=$?
+    kill "$sampler" 2>/dev/null
+    wait "$sampler" 2>/dev/null
+    t1=$(date +%s)
+    busy=$(awk -v np="$np" '{n++; s+=$1; if ($1>m) m=$1; if ($1>np+1) o++}
+        END {if (n) printf "runnable tasks mean %.1f, max %d, %d of %d samples above %d (this job %d PEs + sampler)", s/n, m, o, n, np+1, np; else printf "no samples"}' "$samples")
+    rm -f "$samples"
+    echo "# runnable: $busy" >> "$out"
+    if [ $rc -ne 0 ]; then
+        echo "run.sh: bench_$prog on $np PEs ($mode) FAILED with status $rc" | tee -a "$out"
+        status=1
+    fi
+    {
+        echo
+        echo "################################################################"
+        echo "# \$ $cmd   ($((t1 - t0)) s, load after: $(cut -d' ' -f1-3 /proc/loadavg); $busy)"
+        echo "################################################################"
+        cat "$out"
+    } >> "$all"
+    grep -E 'PASS|MISS' "$out" | sed "s/^/   np$np $mode: /"
+    [ "$job" -eq 1 ] && echo "    $cmd" >> "$report"
+    [ "$job" -eq 1 ] && {
+        echo "### bench_$prog, $np PEs, $mode ($((t1 - t0)) s; $busy)"
+        echo
+        echo '```'
+        cat "$out"
+        echo '```'
+        echo
+    } >> "$tables"
+}
+
+# The jobs alternate: every mode and program once, then all again, so that
+# the machine's drift hits every mode alike.
+job=1
+while [ "$job" -le "$jobs" ]; do
+    for np in $nps; do
+        for mode in $modes; do
+            mode_setup "$mode" "$np"
+            for prog in $progs; do
+                case " ${only:-$progs} " in *" $prog "*) ;; *) continue ;; esac
+                run_one "$prog"
+            done
+        done
+    done
+    job=$((job + 1))
+done
+
 for np in $nps; do
     for mode in $modes; do
-        launch="$mpiexec -n $np"
-        case $mode in
-        default) envset= progs="rma amo coll" ;;
-        mpi_only) envset="SHMPI_MPI_ONLY=1" progs="rma amo coll" ;;
-        mpi_only_amo_add) envset="SHMPI_MPI_ONLY=1 SHMPI_AMO_OPS=add" progs=amo ;;
-        nodes | nodes_no_thread)
-            envset=
-            [ $mode = nodes_no_thread ] && envset="SHMPI_PROGRESS_THREAD=0"
-            progs="nodes rma amo coll"
-            launch="sh $srcdir/tests/launch-nodes.sh -l 2=2x1,4=2x2 $np" ;;
-        *) echo "run.sh: unknown mode $mode"; exit 2 ;;
-        esac
+        mode_setup "$mode" "$np"
         for prog in $progs; do
             case " ${only:-$progs} " in *" $prog "*) ;; *) continue ;; esac
-          job=1
-          while [ "$job" -le "$jobs" ]; do
-            out=$outdir/bench_$prog-np$np-$mode.txt
-            [ "$jobs" -gt 1 ] && out=$outdir/bench_$prog-np$np-$mode.job$job.txt
-            dat=
-            [ $prog = rma ] && dat="-d $outdir/rma-np$np-$mode"
-            cmd="${envset:+env $envset }timeout -k 10 $limit $launch $builddir/benchmarks/bench_$prog $dat $extra"
-            echo "run.sh: $cmd"
-            t0=$(date +%s)
-            # Runnable tasks once a second while it runs: more than this job's
-            # PEs means other processes competed for the CPUs.
-            samples=$outdir/.runnable
-            # (shell builtins only, so that the sampler counts itself once: the
-            # baseline is this job's PEs + 1)
-            (while :; do read -r _ _ _ r _ < /proc/loadavg; echo "${r%/*}"; sleep 1; done) \
-                > "$samples" &
-            sampler=$!
-            # shellcheck disable=SC2086
-            env $envset timeout -k 10 "$limit" $launch \
-                "$builddir/benchmarks/bench_$prog" $dat $extra > "$out" 2>&1
-            rc=$?
-            kill "$sampler" 2>/dev/null
-            wait "$sampler" 2>/dev/null
-            t1=$(date +%s)
-            busy=$(awk -v np="$np" '{n++; s+=$1; if ($1>m) m=$1; if ($1>np+1) o++}
-                END {if (n) printf "runnable tasks mean %.1f, max %d, %d of %d samples above %d (this job %d PEs + sampler)", s/n, m, o, n, np+1, np; else printf "no samples"}' "$samples")
-            rm -f "$samples"
-            echo "# runnable: $busy" >> "$out"
-            if [ $rc -ne 0 ]; then
-                echo "run.sh: bench_$prog on $np PEs ($mode) FAILED with status $rc" | tee -a "$out"
-                status=1
-            fi
-            {
-                echo
-                echo "################################################################"
-                echo "# \$ $cmd   ($((t1 - t0)) s, load after: $(cut -d' ' -f1-3 /proc/loadavg); $busy)"
-                echo "################################################################"
-                cat "$out"
-            } >> "$all"
-            grep -E 'PASS|MISS' "$out" | sed "s/^/   np$np $mode: /"
-            [ "$job" -eq 1 ] && echo "    $cmd" >> "$report"
-            [ "$job" -eq 1 ] && {
-                echo "### bench_$prog, $np PEs, $mode ($((t1 - t0)) s; $busy)"
-                echo
-                echo '```'
-                cat "$out"
-                echo '```'
-                echo
-            } >> "$tables"
-            job=$((job + 1))
-          done
           # The verdict lines of every job, combined (they come in the same
           # order): the median of each target's value over the jobs, and
           # PASS when more than half of the jobs passed by the program's own
