@@ -19,7 +19,11 @@
 #   -f CFLAGS     compiler flags for the peer build (default "-std=c11 -O2 -g
 #                 -Wall -Wextra -D_GNU_SOURCE")
 #   -P LIST       programs to build and run (default "rma amo coll"; e.g. -P coll
-#                 for the collectives alone); the summary shows their rows
+#                 for the collectives alone, -P "nodes rma amo" between nodes); the
+#                 summary shows their rows
+#   -N            between nodes: both libraries run through tests/launch-nodes.sh (NP
+#                 PEs on 2 emulated nodes, 2=2x1, 4=2x2; as root, MPICH's Hydra, so
+#                 the peer must be built on MPICH), which replaces -s and -l
 #   -q            quick: shorter timed runs (-t 3 -r 5), for checking the setup
 #   -S            only rewrite OUTDIR/summary.md from the tables already there
 # Run order: per PE count and program, shmpi and the peer back to back, the
@@ -37,14 +41,15 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { sed -n '2,33p' "$0"; exit "$1"; }
+usage() { sed -n '2,37p' "$0"; exit "$1"; }
 
 builddir='' peer_cc='' peer_launch='' name='' outdir='' peer_build='' quick='' summary_only=''
+np_option=-n
 nps="2 4"
 progs="rma amo coll"
 shmpi_launch=${MPIEXEC:-mpiexec}
 cflags="-std=c11 -O2 -g -Wall -Wextra -D_GNU_SOURCE"
-while getopts b:c:l:p:o:d:s:n:f:P:qSh opt; do
+while getopts b:c:l:p:o:d:s:n:f:P:qSNh opt; do
     case $opt in
     b) builddir=$OPTARG ;;
     c) peer_cc=$OPTARG ;;
@@ -58,12 +63,16 @@ while getopts b:c:l:p:o:d:s:n:f:P:qSh opt; do
     P) progs=$OPTARG ;;
     q) quick="-t 3 -r 5" ;;
     S) summary_only=1 ;;
+    N) np_option= nodes_launch="sh $here/../tests/launch-nodes.sh -l 2=2x1,4=2x2" ;;
     h) usage 0 ;;
     *) usage 2 ;;
     esac
 done
 shift $((OPTIND - 1))
 extra="$quick $*"
+if [ -z "$np_option" ]; then
+    shmpi_launch=$nodes_launch peer_launch=$nodes_launch
+fi
 if [ -z "$builddir" ] || [ -z "$peer_cc" ] || [ -z "$peer_launch" ]; then usage 2; fi
 [ -n "$name" ] || name=$(basename "$peer_cc")
 [ -n "$outdir" ] || outdir=/tmp/peers-$name
@@ -75,7 +84,7 @@ if env | grep -q '^SHMPI_'; then
 fi
 
 for prog in $progs; do
-    case $prog in rma | amo | coll) ;; *) echo "peers.sh: -P: no program $prog" >&2; exit 2 ;; esac
+    case $prog in rma | amo | coll | nodes) ;; *) echo "peers.sh: -P: no program $prog" >&2; exit 2 ;; esac
 done
 status=0
 if [ -z "$summary_only" ]; then
@@ -115,12 +124,12 @@ if [ -z "$summary_only" ]; then
         shift 3
         local out samples=$outdir/.runnable rc=0
         out=$outdir/$label-$(basename "$prog")-np$np.txt
-        echo "peers.sh: $label: $* -n $np $prog $extra"
+        echo "peers.sh: $label: $* ${np_option:+$np_option }$np $prog $extra"
         (while :; do read -r _ _ _ r _ < /proc/loadavg; echo "${r%/*}"; sleep 1; done) > "$samples" &
         local sampler=$! t0
         t0=$(date +%s)
         # shellcheck disable=SC2086
-        timeout -k 10 "$limit" "$@" -n "$np" "$prog" $extra > "$out" 2>&1 || rc=$?
+        timeout -k 10 "$limit" "$@" $np_option "$np" "$prog" $extra > "$out" 2>&1 || rc=$?
         kill "$sampler" 2> /dev/null || true
         wait "$sampler" 2> /dev/null || true
         local busy
@@ -128,7 +137,7 @@ if [ -z "$summary_only" ]; then
             END {if (n) printf "runnable mean %.1f, max %d, %d of %d samples above %d",
                                s/n, m, o, n, np+1}' "$samples")
         rm -f "$samples"
-        echo "\$ timeout -k 10 $limit $* -n $np $prog $extra: status $rc, $(( $(date +%s) - t0 )) s," \
+        echo "\$ timeout -k 10 $limit $* ${np_option:+$np_option }$np $prog $extra: status $rc, $(( $(date +%s) - t0 )) s," \
             "load after $(cut -d' ' -f1-3 /proc/loadavg); $busy" >> "$log"
         if [ "$rc" -ne 0 ]; then
             echo "peers.sh: $label $(basename "$prog") on $np PEs FAILED (status $rc), see $out" >&2
@@ -193,7 +202,15 @@ limcell() {
 # (how fast lines move between the CPUs changes between jobs here, by up to
 # 5x); the legacy tables name theirs "limit" (line to 256 B, copies beyond).  The 8-byte put/get limits are too close to 0 at 3 decimals to
 # divide by.
-rows='put latency 8 B (us)|rma|put:|8|med|
+rows='OSU-style put 8 B + quiet (us)|nodes|put 8 B:|8|med|
+OSU-style get 8 B (us)|nodes|get 8 B:|8|med|
+OSU-style fetch_add, fresh word (us)|nodes|fetch_add, a fresh word|8|med|
+OSU-style add, fresh word (us)|nodes|add (non-fetching)|8|med|
+OSU-style swap, fresh word (us)|nodes|swap, a fresh word|8|med|
+OSU-style compare_swap, fresh word (us)|nodes|compare_swap, a fresh word|8|med|
+OSU-style put rate 8 B (Mop/s)|nodes|put rate 8 B:|8|rate|
+OSU-style put rate 4 KiB (Mop/s)|nodes|put rate 4 KiB:|4096|rate|
+put latency 8 B (us)|rma|put:|8|med|
 get latency 8 B (us)|rma|get:|8|med|
 put bandwidth 1 MiB (GB/s)|rma|put:|1048576|bw|memcpy
 get bandwidth 1 MiB (GB/s)|rma|get:|1048576|bw|memcpy

@@ -13,13 +13,19 @@
 #   -p PNG       where the plot goes (default OUTDIR/bw.png)
 #   -n LIST      PE counts (default "2 4")
 #   -m LIST      modes (default "default mpi_only mpi_only_amo_add"; the last
-#                runs bench_amo alone with SHMPI_MPI_ONLY=1 SHMPI_AMO_OPS=add)
-#   -j JOBS      run each program JOBS times (default 1); a target's verdict is
+#                runs bench_amo alone with SHMPI_MPI_ONLY=1 SHMPI_AMO_OPS=add).
+#                Between nodes (as root: tests/launch-nodes.sh, N PEs on 2 emulated
+#                nodes, 2=2x1, 4=2x2): "nodes" runs bench_nodes (OSU-style rows
+#                against raw MPI on a dynamic window, with their targets) and
+#                bench_rma, bench_amo, bench_coll; "nodes_no_thread" the same with
+#                SHMPI_PROGRESS_THREAD=0, for what the progress thread costs
+#   -j JOBS      run each program JOBS times (default 1), in turns (every mode and
+#                program once, then again); a target's verdict is
 #                then the median of its value over the jobs, each job's value
 #                beside it (some sub-us rows move 10-30% from one job to the
 #                next on this VM, with the placement of memory in the job)
 #   -P LIST      run only these programs (default: each mode's own list; e.g.
-#                -P coll for the collectives alone)
+#                -P coll for the collectives alone, -P nodes for bench_nodes)
 #   -q           quick: shorter timed runs (-t 3 -r 5), for checking the programs
 # Environment: MPIEXEC (default mpiexec), BENCH_TIMEOUT seconds per program
 # run (default 240).  Output: OUTDIR/bench_<prog>-np<N>-<mode>.txt, all.txt
@@ -49,7 +55,7 @@ while getopts b:o:p:n:m:j:P:qh opt; do
     j) jobs=$OPTARG ;;
     P) only=$OPTARG ;;
     q) quick="-t 3 -r 5" ;;
-    *) sed -n '2,23p' "$0"; exit 2 ;;
+    *) sed -n '2,30p' "$0"; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -114,67 +120,96 @@ verdicts=$outdir/verdicts.txt
 tables=$outdir/tables.md
 : > "$tables"
 
+# mode_setup MODE NP: the mode's environment (envset), programs (progs) and launcher.
+mode_setup() {
+    mode=$1 np=$2
+    launch="$mpiexec -n $np"
+    case $mode in
+    default) envset= progs="rma amo coll" ;;
+    mpi_only) envset="SHMPI_MPI_ONLY=1" progs="rma amo coll" ;;
+    mpi_only_amo_add) envset="SHMPI_MPI_ONLY=1 SHMPI_AMO_OPS=add" progs=amo ;;
+    nodes | nodes_no_thread)
+        envset=
+        [ $mode = nodes_no_thread ] && envset="SHMPI_PROGRESS_THREAD=0"
+        progs="nodes rma amo coll"
+        launch="sh $srcdir/tests/launch-nodes.sh -l 2=2x1,4=2x2 $np" ;;
+    *) echo "run.sh: unknown mode $mode"; exit 2 ;;
+    esac
+}
+
+# run_one PROG: one run of bench_PROG in the mode set up, job $job.
+run_one() {
+    prog=$1
+    out=$outdir/bench_$prog-np$np-$mode.txt
+    [ "$jobs" -gt 1 ] && out=$outdir/bench_$prog-np$np-$mode.job$job.txt
+    dat=
+    [ $prog = rma ] && dat="-d $outdir/rma-np$np-$mode"
+    cmd="${envset:+env $envset }timeout -k 10 $limit $launch $builddir/benchmarks/bench_$prog $dat $extra"
+    echo "run.sh: $cmd"
+    t0=$(date +%s)
+    # Runnable tasks once a second while it runs: more than this job's
+    # PEs means other processes competed for the CPUs.
+    samples=$outdir/.runnable
+    # (shell builtins only, so that the sampler counts itself once: the
+    # baseline is this job's PEs + 1)
+    (while :; do read -r _ _ _ r _ < /proc/loadavg; echo "${r%/*}"; sleep 1; done) \
+        > "$samples" &
+    sampler=$!
+    # shellcheck disable=SC2086
+    env $envset timeout -k 10 "$limit" $launch \
+        "$builddir/benchmarks/bench_$prog" $dat $extra > "$out" 2>&1
+    rc=$?
+    kill "$sampler" 2>/dev/null
+    wait "$sampler" 2>/dev/null
+    t1=$(date +%s)
+    busy=$(awk -v np="$np" '{n++; s+=$1; if ($1>m) m=$1; if ($1>np+1) o++}
+        END {if (n) printf "runnable tasks mean %.1f, max %d, %d of %d samples above %d (this job %d PEs + sampler)", s/n, m, o, n, np+1, np; else printf "no samples"}' "$samples")
+    rm -f "$samples"
+    echo "# runnable: $busy" >> "$out"
+    if [ $rc -ne 0 ]; then
+        echo "run.sh: bench_$prog on $np PEs ($mode) FAILED with status $rc" | tee -a "$out"
+        status=1
+    fi
+    {
+        echo
+        echo "################################################################"
+        echo "# \$ $cmd   ($((t1 - t0)) s, load after: $(cut -d' ' -f1-3 /proc/loadavg); $busy)"
+        echo "################################################################"
+        cat "$out"
+    } >> "$all"
+    grep -E 'PASS|MISS' "$out" | sed "s/^/   np$np $mode: /"
+    [ "$job" -eq 1 ] && echo "    $cmd" >> "$report"
+    [ "$job" -eq 1 ] && {
+        echo "### bench_$prog, $np PEs, $mode ($((t1 - t0)) s; $busy)"
+        echo
+        echo '```'
+        cat "$out"
+        echo '```'
+        echo
+    } >> "$tables"
+}
+
+# The jobs alternate: every mode and program once, then all again, so that
+# the machine's drift hits every mode alike.
+job=1
+while [ "$job" -le "$jobs" ]; do
+    for np in $nps; do
+        for mode in $modes; do
+            mode_setup "$mode" "$np"
+            for prog in $progs; do
+                case " ${only:-$progs} " in *" $prog "*) ;; *) continue ;; esac
+                run_one "$prog"
+            done
+        done
+    done
+    job=$((job + 1))
+done
+
 for np in $nps; do
     for mode in $modes; do
-        case $mode in
-        default) envset= progs="rma amo coll" ;;
-        mpi_only) envset="SHMPI_MPI_ONLY=1" progs="rma amo coll" ;;
-        mpi_only_amo_add) envset="SHMPI_MPI_ONLY=1 SHMPI_AMO_OPS=add" progs=amo ;;
-        *) echo "run.sh: unknown mode $mode"; exit 2 ;;
-        esac
+        mode_setup "$mode" "$np"
         for prog in $progs; do
             case " ${only:-$progs} " in *" $prog "*) ;; *) continue ;; esac
-          job=1
-          while [ "$job" -le "$jobs" ]; do
-            out=$outdir/bench_$prog-np$np-$mode.txt
-            [ "$jobs" -gt 1 ] && out=$outdir/bench_$prog-np$np-$mode.job$job.txt
-            dat=
-            [ $prog = rma ] && dat="-d $outdir/rma-np$np-$mode"
-            cmd="${envset:+env $envset }timeout -k 10 $limit $mpiexec -n $np $builddir/benchmarks/bench_$prog $dat $extra"
-            echo "run.sh: $cmd"
-            t0=$(date +%s)
-            # Runnable tasks once a second while it runs: more than this job's
-            # PEs means other processes competed for the CPUs.
-            samples=$outdir/.runnable
-            # (shell builtins only, so that the sampler counts itself once: the
-            # baseline is this job's PEs + 1)
-            (while :; do read -r _ _ _ r _ < /proc/loadavg; echo "${r%/*}"; sleep 1; done) \
-                > "$samples" &
-            sampler=$!
-            # shellcheck disable=SC2086
-            env $envset timeout -k 10 "$limit" $mpiexec -n "$np" \
-                "$builddir/benchmarks/bench_$prog" $dat $extra > "$out" 2>&1
-            rc=$?
-            kill "$sampler" 2>/dev/null
-            wait "$sampler" 2>/dev/null
-            t1=$(date +%s)
-            busy=$(awk -v np="$np" '{n++; s+=$1; if ($1>m) m=$1; if ($1>np+1) o++}
-                END {if (n) printf "runnable tasks mean %.1f, max %d, %d of %d samples above %d (this job %d PEs + sampler)", s/n, m, o, n, np+1, np; else printf "no samples"}' "$samples")
-            rm -f "$samples"
-            echo "# runnable: $busy" >> "$out"
-            if [ $rc -ne 0 ]; then
-                echo "run.sh: bench_$prog on $np PEs ($mode) FAILED with status $rc" | tee -a "$out"
-                status=1
-            fi
-            {
-                echo
-                echo "################################################################"
-                echo "# \$ $cmd   ($((t1 - t0)) s, load after: $(cut -d' ' -f1-3 /proc/loadavg); $busy)"
-                echo "################################################################"
-                cat "$out"
-            } >> "$all"
-            grep -E 'PASS|MISS' "$out" | sed "s/^/   np$np $mode: /"
-            [ "$job" -eq 1 ] && echo "    $cmd" >> "$report"
-            [ "$job" -eq 1 ] && {
-                echo "### bench_$prog, $np PEs, $mode ($((t1 - t0)) s; $busy)"
-                echo
-                echo '```'
-                cat "$out"
-                echo '```'
-                echo
-            } >> "$tables"
-            job=$((job + 1))
-          done
           # The verdict lines of every job, combined (they come in the same
           # order): the median of each target's value over the jobs, and
           # PASS when more than half of the jobs passed by the program's own
@@ -239,6 +274,53 @@ echo "run.sh: benchmarks took $(( $(date +%s) - start )) s; load now: $(cat /pro
     cat "$tables"
 } >> "$report"
 rm -f "$verdicts" "$tables"
+
+# What the progress thread costs: for every row of a program run in both
+# "nodes" and "nodes_no_thread", shmpi's median time (the median over the
+# jobs) with the thread over its time without (rates: per operation).  The
+# AMO rows of bench_amo and bench_nodes change their mechanism too (messages
+# with the thread, compare-and-swaps without).
+for np in $nps; do
+    for prog in nodes rma amo coll; do
+        set -- "$outdir/bench_$prog-np$np-nodes".*txt
+        [ -f "$1" ] || continue
+        with="$*"
+        set -- "$outdir/bench_$prog-np$np-nodes_no_thread".*txt
+        [ -f "$1" ] || continue
+        # shellcheck disable=SC2086
+        awk -v prog="bench_$prog" -v np="$np" '
+            function median(list,   n, a, i, j, t) {
+                n = split(list, a, " ")
+                for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+                    if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+                return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+            }
+            FNR == 1 { mode = FILENAME ~ /nodes_no_thread/ ? "off" : "on" }
+            /^## / { title = substr($0, 4); sub(/:.*/, "", title); next }
+            /^#/ || !title { next }
+            $1 ~ /^[0-9]+$/ && $2 == "|" {
+                split($0, part, "|"); n = split(part[2], w, " ")
+                if (n < 2 || w[2] == "-") next
+                key = title " | " $1
+                if (!(key in seen)) { seen[key] = 1; order[++count] = key }
+                val[mode, key] = val[mode, key] " " w[2]
+            }
+            END {
+                if (!count) exit
+                print ""
+                print "### The progress thread'"'"'s cost, " prog ", " np " PEs between nodes"
+                print ""
+                print "| row | bytes | shmpi med_us, thread (nodes) | without (nodes_no_thread) | with / without |"
+                print "|---|---|---|---|---|"
+                for (i = 1; i <= count; i++) {
+                    key = order[i]
+                    if (!(("on", key) in val) || !(("off", key) in val)) continue
+                    a = median(val["on", key]); b = median(val["off", key])
+                    printf "| %s | %.3f | %.3f | %s |\n", key, a, b, (b > 0 ? sprintf("%.2f", a / b) : "-")
+                }
+            }' $with "$@"
+    done
+done >> "$report"
 
 if command -v gnuplot >/dev/null 2>&1 && [ -f "$outdir/rma-np2-default_put.dat" ]; then
     gnuplot -e "datadir='$outdir'; out='$png'" "$here/plot_bw.gp" &&

@@ -61,12 +61,6 @@ _Static_assert(ATOMIC_INT_LOCK_FREE == 2 && ATOMIC_LLONG_LOCK_FREE == 2,
                "shmpi needs lock-free 4- and 8-byte atomics");
 _Static_assert(sizeof(float) == 4 && sizeof(double) == 8, "float/double sizes");
 
-static size_t type_size(enum shmpi_amo_type type)
-{
-    return type == SHMPI_AMO_INT32 || type == SHMPI_AMO_UINT32 || type == SHMPI_AMO_FLOAT ? 4
-                                                                                         : 8;
-}
-
 /* ---- CPU atomics on a mapped heap word ---------------------------------------------- */
 #define DEFINE_CPU_AMO(BITS)                                                                  \
     static uint64_t cpu_amo##BITS(enum shmpi_amo_op op, enum shmpi_amo_type type, void *word, \
@@ -101,6 +95,13 @@ static size_t type_size(enum shmpi_amo_type type)
     }
 DEFINE_CPU_AMO(32)
 DEFINE_CPU_AMO(64)
+
+uint64_t shmpi_amo_cpu(enum shmpi_amo_op op, enum shmpi_amo_type type, size_t size, void *word,
+                       uint64_t operand, uint64_t compare)
+{
+    return size == 4 ? cpu_amo32(op, type, word, operand, compare)
+                     : cpu_amo64(op, type, word, operand, compare);
+}
 
 /* ---- MPI: fetch (NO_OP) and compare-and-swap, nothing else -------------------------- */
 static uint64_t mpi_read(const struct shmpi_mpi_word *w)
@@ -185,7 +186,7 @@ static void amo(const char *routine, shmem_ctx_t handle, enum shmpi_amo_op op,
         shmpi_amo_undeclared(routine, op);
     struct shmpi_ctx *ctx = shmpi_ctx_of(routine, handle);
     int world_pe = shmpi_team_world_pe(routine, ctx->team, pe);
-    size_t size = type_size(type);
+    size_t size = shmpi_amo_type_size(type);
     struct shmpi_target t = shmpi_symm_target(routine, dest, size, world_pe);
     if (SHMPI_UNLIKELY((uintptr_t)dest & (size - 1)))
         shmpi_abort(routine, "address %p is not aligned to the %zu-byte size of its type",
@@ -194,9 +195,18 @@ static void amo(const char *routine, shmem_ctx_t handle, enum shmpi_amo_op op,
     uint64_t compare_bits = compare ? shmpi_amo_load_bits(compare, size) : 0;
 
     uint64_t old;
-    if (t.mapped && shmpi_amo_by_cpu(shmpi_symm_segment(dest, size))) {
-        old = size == 4 ? cpu_amo32(op, type, t.mapped, operand_bits, compare_bits)
-                        : cpu_amo64(op, type, t.mapped, operand_bits, compare_bits);
+    int segment = shmpi_symm_segment(dest, size);
+    if (t.mapped && (shmpi_amo_by_cpu(segment) || shmpi_amo_by_message())) {
+        old = shmpi_amo_cpu(op, type, size, t.mapped, operand_bits, compare_bits);
+    } else if (shmpi_amo_by_message()) {
+        /* What need only be complete at the next quiet does not wait for the
+         * owner's answer. */
+        old = shmpi_amo_message(op, type, segment,
+                                (size_t)((char *)dest - shmpi_g.seg[segment].base), world_pe,
+                                operand_bits, compare_bits,
+                                may_defer ? SHMPI_ANSWER_AT_QUIET : SHMPI_ANSWER_NOW, fetched);
+        if (may_defer)
+            return; /* *fetched is written by the quiet */
     } else {
         struct shmpi_mpi_word w = {size == 4 ? MPI_UINT32_T : MPI_UINT64_T, size, world_pe, t.disp};
         bool direct = from_api && (shmpi_amo_direct_ops & (1u << op));

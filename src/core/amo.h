@@ -73,9 +73,23 @@ void shmpi_put_signal(const char *routine, shmem_ctx_t ctx, void *dest, const vo
  * it returns at once if another thread (or this one, further up) is at it. */
 void shmpi_amo_drain(bool wait_for_lock);
 
+/* ---- AMOs as messages to the owner (src/core/amo_message.c) ---------------------- */
+/* Its communicators, where shmpi_amo_by_message() (collective, init). */
+void shmpi_amo_message_init(void);
+void shmpi_amo_message_fini(void);
+/* Applies the AMOs other PEs sent this one; whether there were any (from
+ * shmpi_progress and the progress thread, one caller at a time). */
+bool shmpi_amo_serve(void);
+/* Completes this PE's AMOs sent without waiting (quiet). */
+void shmpi_amo_message_quiet(void);
+/* MPI_Barrier on comm, spinning as it does; where AMOs are messages, an
+ * MPI_Ibarrier tested while serving them, so that they are answered at once
+ * (MPI_Barrier would leave them to the progress thread's next turn). */
+void shmpi_amo_barrier(MPI_Comm comm);
+
 /* ---- SHMPI_AMO_OPS (src/core/amo_ops.c) -------------------------------------------- */
-/* Checks that SHMPI_AMO_OPS is the same everywhere and chooses the direct
- * MPI op (collective, during init). */
+/* Chooses the direct MPI op of SHMPI_AMO_OPS (the same everywhere: shape.c
+ * checks it) and sets up AMOs as messages (collective, during init). */
 void shmpi_amo_init(void);
 /* The SHMPI_AMO_OPS mask of `text` (see struct shmpi_env), 0 if malformed. */
 unsigned shmpi_amo_parse_ops(const char *text);

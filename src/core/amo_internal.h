@@ -10,6 +10,13 @@
 
 #include <string.h>
 
+/* The bytes of a word of the type. */
+static inline size_t shmpi_amo_type_size(enum shmpi_amo_type type)
+{
+    return type == SHMPI_AMO_INT32 || type == SHMPI_AMO_UINT32 || type == SHMPI_AMO_FLOAT ? 4
+                                                                                         : 8;
+}
+
 /* Values travel inside the core as the bits of the word, zero-extended. */
 static inline uint64_t shmpi_amo_load_bits(const void *p, size_t size)
 {
@@ -120,6 +127,21 @@ static inline void shmpi_amo_hint_set(const struct shmpi_mpi_word *w, uint64_t v
  * returns the old value (amo.c). */
 uint64_t shmpi_amo_mpi(enum shmpi_amo_op op, enum shmpi_amo_type type,
                        const struct shmpi_mpi_word *w, uint64_t operand, uint64_t compare);
+
+/* `op` on a word this PE maps, with the CPU's atomics; returns the old
+ * value (amo.c). */
+uint64_t shmpi_amo_cpu(enum shmpi_amo_op op, enum shmpi_amo_type type, size_t size, void *word,
+                       uint64_t operand, uint64_t compare);
+
+/* ---- AMOs as messages (amo_message.c) ---------------------------------------------- */
+/* `op` on the word at `offset` of PE pe's segment, applied by its owner.
+ * SHMPI_ANSWER_NOW: returns the old value once the owner answered.
+ * SHMPI_ANSWER_AT_QUIET: returns once sent; the next quiet completes it and
+ * writes the old value to *fetched, unless fetched is NULL. */
+enum shmpi_answer { SHMPI_ANSWER_NOW, SHMPI_ANSWER_AT_QUIET };
+uint64_t shmpi_amo_message(enum shmpi_amo_op op, enum shmpi_amo_type type, int segment,
+                           size_t offset, int pe, uint64_t operand, uint64_t compare,
+                           enum shmpi_answer answer, void *fetched);
 
 /* ---- SHMPI_AMO_OPS (amo_ops.c) ------------------------------------------------------ */
 /* The MPI op the program's AMO routines use directly (MPI_OP_NULL: none),

@@ -55,16 +55,16 @@ static struct direct_op direct_op_of(unsigned ops)
 {
     unsigned updates = ops & ~OP_BIT(FETCH);
     if (updates == OP_BIT(ADD))
-        return (struct direct_op){MPI_SUM, "sum", "sum,cswap,no_op"};
+        return (struct direct_op){MPI_SUM, "MPI op sum", "sum,cswap,no_op"};
     if (updates == OP_BIT(AND))
-        return (struct direct_op){MPI_BAND, "band", "band,cswap,no_op"};
+        return (struct direct_op){MPI_BAND, "MPI op band", "band,cswap,no_op"};
     if (updates == OP_BIT(OR))
-        return (struct direct_op){MPI_BOR, "bor", "bor,cswap,no_op"};
+        return (struct direct_op){MPI_BOR, "MPI op bor", "bor,cswap,no_op"};
     if (updates == OP_BIT(XOR))
-        return (struct direct_op){MPI_BXOR, "bxor", "bxor,cswap,no_op"};
+        return (struct direct_op){MPI_BXOR, "MPI op bxor", "bxor,cswap,no_op"};
     if (updates != 0 && (updates & ~(OP_BIT(SET) | OP_BIT(SWAP))) == 0)
-        return (struct direct_op){MPI_REPLACE, "replace", "replace,cswap,no_op"};
-    return (struct direct_op){MPI_OP_NULL, "none (compare-and-swap loop)", "cswap,no_op"};
+        return (struct direct_op){MPI_REPLACE, "MPI op replace", "replace,cswap,no_op"};
+    return (struct direct_op){MPI_OP_NULL, "compare-and-swap loop", "cswap,no_op"};
 }
 
 const char *shmpi_amo_window_ops(unsigned amo_ops)
@@ -98,4 +98,5 @@ void shmpi_amo_init(void)
     struct direct_op direct = direct_op_of(shmpi_g.env.amo_ops);
     shmpi_amo_direct_mpi_op = direct.op;
     shmpi_amo_direct_ops = direct.op == MPI_OP_NULL ? 0 : shmpi_g.env.amo_ops & ~OP_BIT(FETCH);
+    shmpi_amo_message_init();
 }

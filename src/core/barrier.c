@@ -27,6 +27,7 @@
  * behind design constants").
  */
 #include "shmpi.h"
+#include "amo.h"
 #include "coll.h"
 #include "barrier.h"
 
@@ -119,7 +120,7 @@ static void barrier_spin(MPI_Comm comm, uint64_t spin_ns, const struct shmpi_wai
     if (!shmpi_job_crowded() && !shmpi_g.finalize_phase) {
         /* Never met by shmem_finalize's barrier, which is nonblocking. */
         shmpi_blocking_begin(shmpi_depart_routine, needing ? needing->team : NULL, false);
-        MPI_Barrier(comm);
+        shmpi_amo_barrier(comm);
         shmpi_blocking_end();
         return;
     }

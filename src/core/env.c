@@ -62,9 +62,12 @@ static const struct env_var env_table[] = {
     [VAR_PSEUDO_NODE_SIZE] = {"SHMPI_PSEUDO_NODE_SIZE", NULL, ENV_COUNT, "0",
      "N > 0: treat each group of N consecutive PEs of a node as a node of its own (tests both "
      "paths on one machine)"},
-    [VAR_PROGRESS_THREAD] = {"SHMPI_PROGRESS_THREAD", NULL, ENV_COUNT, "0",
-     "N > 0: a thread drives MPI progress every N microseconds, so MPI operations aimed at a "
-     "PE that computes complete anyway (costs those wake-ups; needs MPI_THREAD_MULTIPLE)"},
+    [VAR_PROGRESS_THREAD] = {"SHMPI_PROGRESS_THREAD", NULL, ENV_COUNT, "auto",
+     "N > 0: a thread enters MPI every N microseconds unless the PE's own waits did, so MPI "
+     "operations and AMOs aimed at a PE that computes complete; with it on every PE, AMOs on "
+     "words a PE does not map are messages to the word's owner (needs MPI_THREAD_MULTIPLE); "
+     "0: no thread (AMOs by compare-and-swap); auto: 1000 when the job spans nodes and no "
+     "machine runs more PEs than CPUs, else 0"},
     [VAR_SHARE_STATIC] = {"SHMPI_SHARE_STATIC", NULL, ENV_FLAG, "1",
      "0: keep static data (.data/.bss) private, reached through MPI even on the node; "
      "otherwise PEs of a node map each other's static data (fork without exec then shares it)"},
@@ -189,9 +192,12 @@ void shmpi_env_read(void)
     env->pseudo_node_size =
         (int)count_value(VAR_PSEUDO_NODE_SIZE, 0, 1 << 20, "a valid count",
                          "an integer >= 0");
+    value = env_lookup(&env_table[VAR_PROGRESS_THREAD]);
     env->progress_interval_us =
-        count_value(VAR_PROGRESS_THREAD, 0, 1000000, "a valid interval",
-                    "microseconds from 0 to 1000000; 0 = no progress thread");
+        !value || strcmp(value, "auto") == 0
+            ? -1
+            : count_value(VAR_PROGRESS_THREAD, -1, 1000000, "a valid interval",
+                          "auto or microseconds from 0 to 1000000; 0 = no progress thread");
     env->finalize_grace_ms = count_value(VAR_FINALIZE_GRACE_MS, 300, 600000, "valid",
                                          "milliseconds from 0 to 600000");
 
@@ -263,10 +269,12 @@ void shmpi_env_print_info(void)
         printf("  device heap: %zu bytes per PE in GPU memory (driver %s)\n",
                shmpi_device.size, shmpi_g.env.cuda_library);
     printf("  this job: %d PEs, %s; more PEs than CPUs on some machine: %s; waits yield: %s; "
-           "waits sleep after %llu us; MPI-path AMO routines use MPI op: %s\n",
+           "waits sleep after %llu us; progress thread: %s; MPI-path AMOs: %s\n",
            shmpi_g.n_pes, shmpi_job_spans_nodes() ? "several nodes" : "one node",
            shmpi_job_crowded() ? "yes" : "no", shmpi_g.yield_waits ? "yes" : "no",
            (unsigned long long)(shmpi_g.poll_ns / 1000),
-           shmpi_amo_direct_op_name(shmpi_g.env.amo_ops));
+           shmpi_job_progress_thread() ? "yes" : "no",
+           shmpi_amo_by_message() ? "messages to the owner"
+                                  : shmpi_amo_direct_op_name(shmpi_g.env.amo_ops));
     fflush(stdout);
 }

@@ -75,43 +75,63 @@ void shmpi_flush(int pe)
     shmpi_flush_word(pe, reserved_word(pe), MPI_UINT64_T);
 }
 
-/* PEs with MPI puts not yet flushed, one bit each (yield mode only).  One
- * set for all contexts: a quiet of one context clears the bits of all, so
- * another context's quiet may find its PEs unmarked; its MPI flush then
- * still completes them, only without yielding first. */
-static _Atomic uint64_t *pending_bits;
-static size_t pending_words;
+/* ---- sets of PEs ---------------------------------------------------------------------- */
+void shmpi_pe_set_init(struct shmpi_pe_set *set, const char *what)
+{
+    set->words = ((size_t)shmpi_g.n_pes + 63) / 64;
+    set->bits = calloc(set->words, sizeof *set->bits);
+    if (!set->bits)
+        shmpi_abort("shmem_init", "out of memory for %zu words of %s", set->words, what);
+}
+
+void shmpi_pe_set_fini(struct shmpi_pe_set *set)
+{
+    free(set->bits);
+    set->bits = NULL;
+    set->words = 0;
+}
+
+void shmpi_pe_set_wait_each(struct shmpi_pe_set *set,
+                            void (*start)(int pe, uint64_t *result, MPI_Request *req))
+{
+    /* All of a word's PEs in flight at once. */
+    enum { BATCH = 64 };
+    for (size_t w = 0; w < set->words; w++) {
+        uint64_t bits = atomic_exchange_explicit(&set->bits[w], 0, memory_order_acq_rel);
+        MPI_Request reqs[BATCH];
+        uint64_t results[BATCH];
+        int count = 0;
+        for (; bits; bits &= bits - 1) {
+            start((int)(w * 64) + __builtin_ctzll(bits), &results[count], &reqs[count]);
+            count++;
+        }
+        for (int i = 0; i < count; i++)
+            shmpi_wait_request(&reqs[i]);
+    }
+}
+
+/* PEs with MPI puts not yet flushed (yield mode only).  One set for all
+ * contexts: a quiet of one context clears the bits of all, so another
+ * context's quiet may find its PEs unmarked; its MPI flush then still
+ * completes them, only without yielding first. */
+static struct shmpi_pe_set pending;
 
 void shmpi_flush_mark(int pe)
 {
-    _Atomic uint64_t *word = &pending_bits[pe / 64];
-    uint64_t bit = (uint64_t)1 << (pe % 64);
-    if (!(atomic_load_explicit(word, memory_order_relaxed) & bit))
-        atomic_fetch_or_explicit(word, bit, memory_order_relaxed);
+    shmpi_pe_set_add(&pending, pe);
+}
+
+static void probe_reserved_word(int pe, uint64_t *result, MPI_Request *req)
+{
+    probe_start(pe, reserved_word(pe), MPI_UINT64_T, result, req);
 }
 
 void shmpi_flush_all(void)
 {
     if (!shmpi_rma_active())
         return;
-    if (shmpi_g.yield_waits) {
-        /* Probes to the marked PEs, all in flight at once. */
-        enum { BATCH = 64 };
-        for (size_t w = 0; w < pending_words; w++) {
-            uint64_t bits = atomic_exchange_explicit(&pending_bits[w], 0, memory_order_relaxed);
-            MPI_Request reqs[BATCH];
-            uint64_t results[BATCH];
-            int count = 0;
-            for (; bits; bits &= bits - 1) {
-                int pe = (int)(w * 64) + __builtin_ctzll(bits);
-                probe_start(pe, reserved_word(pe), MPI_UINT64_T, &results[count],
-                            &reqs[count]);
-                count++;
-            }
-            for (int i = 0; i < count; i++)
-                shmpi_wait_request(&reqs[i]);
-        }
-    }
+    if (shmpi_g.yield_waits)
+        shmpi_pe_set_wait_each(&pending, probe_reserved_word); /* probes to the marked PEs */
     shmpi_rma_flush_all();
 }
 
@@ -119,15 +139,10 @@ void shmpi_flush_init(void)
 {
     shmpi_g.yield_waits = shmpi_g.env.yield_waits < 0 ? shmpi_job_crowded()
                                                       : shmpi_g.env.yield_waits != 0;
-    pending_words = ((size_t)shmpi_g.n_pes + 63) / 64;
-    pending_bits = calloc(pending_words, sizeof(*pending_bits));
-    if (!pending_bits)
-        shmpi_abort("shmem_init", "out of memory for %zu words of flush state", pending_words);
+    shmpi_pe_set_init(&pending, "flush state");
 }
 
 void shmpi_flush_fini(void)
 {
-    free(pending_bits);
-    pending_bits = NULL;
-    pending_words = 0;
+    shmpi_pe_set_fini(&pending);
 }

@@ -123,6 +123,10 @@ static inline void shmpi_rma_flush_local(int pe)
 {
     MPI_Win_flush_local(pe, shmpi_rma_win);
 }
+static inline void shmpi_rma_flush_local_all(void)
+{
+    MPI_Win_flush_local_all(shmpi_rma_win);
+}
 static inline void shmpi_rma_flush_all(void)
 {
     MPI_Win_flush_all(shmpi_rma_win);

@@ -12,6 +12,8 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
 
@@ -31,8 +33,15 @@
 #define MPI_REQUEST_POLL_NS (10000 * 1000)
 #define SLEEP_DIVISOR 8
 
-void shmpi_progress(void)
+/* Bumped by every shmpi_progress of the program's threads: the progress
+ * thread stays out of MPI while it moves. */
+static atomic_ulong progress_calls;
+
+bool shmpi_progress(void)
 {
+    atomic_store_explicit(&progress_calls,
+                          atomic_load_explicit(&progress_calls, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
     int flag;
     /* Any entry into the progress engine processes incoming RMA; probing a
      * private communicator is the cheapest (finalize's handshake is its only
@@ -41,6 +50,8 @@ void shmpi_progress(void)
     /* A PE that waits or polls completes its own deferred AMOs: what it
      * waits for may depend on them. */
     shmpi_amo_drain(false);
+    /* AMOs other PEs sent this one (amo_message.c). */
+    return shmpi_amo_by_message() && shmpi_amo_serve();
 }
 
 static uint64_t now_ns(void)
@@ -100,7 +111,8 @@ void shmpi_backoff(struct shmpi_waiter *w)
         cpu_pause();
         return;
     }
-    shmpi_progress();
+    if (shmpi_progress())
+        w->spins = 0; /* AMOs arrive: keep polling, as a blocking MPI call would */
     if (SHMPI_UNLIKELY(shmpi_g.finalize_phase))
         shmpi_depart_finalizing();
     unsigned n = ++w->spins;
@@ -189,10 +201,20 @@ void shmpi_wait_barrier(MPI_Request *req, uint64_t spin_ns, const struct shmpi_w
 
 /* ---- the progress thread ---------------------------------------------------------------
  * With MPICH ch4 a PE that computes outside MPI delays every MPI operation
- * aimed at it.  SHMPI_PROGRESS_THREAD=N starts a thread that enters MPI
- * every N microseconds (MPI_Iprobe on its own communicator), bounding that
- * delay by about N us at the cost of N-us wake-ups.  It needs
- * MPI_THREAD_MULTIPLE, which shmpi then asks MPI for. */
+ * aimed at it, and AMOs sent as messages (amo_message.c) wait for their
+ * owner to serve them.  The progress thread wakes every N microseconds
+ * (SHMPI_PROGRESS_THREAD=N; by default where the job spans nodes and every
+ * PE has a CPU, shmpi_job_progress_thread) and, unless the program's threads
+ * entered shmpi_progress since its last turn, enters MPI: it serves those
+ * AMOs, or probes its own communicator.  So a PE that waits in shmpi never
+ * meets the thread inside MPI, and a PE that computes, or blocks in an MPI
+ * call of the program's own, is served within about N us.  A PE that issues
+ * MPI operations meets it once per turn, and the two contend for MPI's lock:
+ * across nodes a turn every 100 us made puts, gets and AMOs half as slow
+ * again, one every 1000 us (the default) 1-6 % (benchmarks/RESULTS.md,
+ * "Between nodes").  It needs MPI_THREAD_MULTIPLE, which shmpi asks MPI for
+ * wherever the thread may run (shmpi_own_threads_may_call_mpi). */
+#define PROGRESS_AUTO_US 1000
 static pthread_t progress_thread;
 static atomic_bool progress_stop;
 static bool progress_running;
@@ -201,28 +223,74 @@ static MPI_Comm progress_comm = MPI_COMM_NULL;
 static void *progress_loop(void *arg)
 {
     (void)arg;
-    long us = shmpi_g.env.progress_interval_us;
+    long us = shmpi_g.env.progress_interval_us > 0 ? shmpi_g.env.progress_interval_us
+                                                   : PROGRESS_AUTO_US;
     struct timespec pause = {us / 1000000, us % 1000000 * 1000};
     /* Linux lets a sleep overrun by the thread's timer slack (50 us by
      * default), which would stretch a short interval several times over;
      * a slack of 1 us keeps the interval. */
     prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+    unsigned long seen = atomic_load_explicit(&progress_calls, memory_order_relaxed);
     while (!atomic_load_explicit(&progress_stop, memory_order_relaxed)) {
-        int flag;
-        MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, progress_comm, &flag, MPI_STATUS_IGNORE);
         nanosleep(&pause, NULL);
+        unsigned long calls = atomic_load_explicit(&progress_calls, memory_order_relaxed);
+        if (calls != seen) {
+            seen = calls;
+            continue;
+        }
+        if (shmpi_amo_by_message()) {
+            shmpi_amo_serve();
+        } else {
+            int flag;
+            MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, progress_comm, &flag, MPI_STATUS_IGNORE);
+        }
     }
     return NULL;
 }
 
+/* Whether the launcher says that every rank of the job runs on this node
+ * (MPICH's Hydra and Open MPI tell each rank). */
+static bool launcher_says_one_node(void)
+{
+    const char *pairs[][2] = {{"MPI_LOCALNRANKS", "PMI_SIZE"},
+                              {"OMPI_COMM_WORLD_LOCAL_SIZE", "OMPI_COMM_WORLD_SIZE"}};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        const char *local = getenv(pairs[i][0]), *all = getenv(pairs[i][1]);
+        if (local && all && *local)
+            return strcmp(local, all) == 0;
+    }
+    return false;
+}
+
+/* Whether an environment variable says something other than 0 (set). */
+static bool env_set(const char *name)
+{
+    const char *value = getenv(name);
+    return value && *value && strcmp(value, "0") != 0;
+}
+
+bool shmpi_own_threads_may_call_mpi(void)
+{
+    /* Read before MPI_Init (the environment table is read after it); a
+     * malformed value is reported then. */
+    const char *value = getenv("SHMPI_PROGRESS_THREAD");
+    if (value && strcmp(value, "auto") != 0 && strcmp(value, "0") != 0)
+        return true;
+    /* On one node whose PEs share memory neither thread calls MPI: the
+     * progress thread runs only across nodes, and collectives wait in
+     * shared memory, where the diagnosis needs no thread.  MPI_THREAD_MULTIPLE
+     * costs every MPI call a lock, so such a job does not ask for it. */
+    return !launcher_says_one_node() || env_set("SHMPI_MPI_ONLY") ||
+           env_set("SHMPI_PSEUDO_NODE_SIZE");
+}
+
 void shmpi_progress_thread_start(void)
 {
-    if (shmpi_g.env.progress_interval_us <= 0)
-        return;
-    int level;
-    MPI_Query_thread(&level);
-    if (level != MPI_THREAD_MULTIPLE) {
-        if (shmpi_g.my_pe == 0)
+    if (!shmpi_job_progress_thread()) {
+        int level;
+        MPI_Query_thread(&level);
+        if (shmpi_g.env.progress_interval_us > 0 && level != MPI_THREAD_MULTIPLE &&
+            shmpi_g.my_pe == 0)
             shmpi_warn("shmem_init",
                        "SHMPI_PROGRESS_THREAD ignored: MPI was initialized without "
                        "MPI_THREAD_MULTIPLE (call MPI_Init_thread with it, or let shmem_init "

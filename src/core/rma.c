@@ -6,7 +6,8 @@
  * its mapped address: this PE, or a segment of the same node), the data is
  * copied by the CPU; otherwise it is an MPI_Put or MPI_Get on the window
  * (mpi_rma.h).  Completion follows the spec and no more:
- * blocking put = the source is reusable (MPI_Win_flush_local), blocking get
+ * blocking put = the source is reusable (a small one is copied to a staging
+ * ring, a larger one waits for MPI_Win_flush_local), blocking get
  * = the data arrived (MPI_Win_flush), nbi = nothing until quiet, and quiet
  * = one MPI_Win_flush_all, only if an MPI operation is outstanding.  When
  * waits must yield (flush.c), blocking transfers use MPI_Rput/MPI_Rget and
@@ -19,6 +20,7 @@
 #include "device_heap.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <string.h>
 
 /* MPI counts are int: larger transfers go in pieces of this many bytes. */
@@ -40,6 +42,69 @@ static SHMPI_ALWAYS_INLINE void mapped_copy(void *to, const void *from, size_t n
         memmove(to, from, nbytes);
     else
         shmpi_copy_once(to, from, nbytes);
+}
+
+/* ---- staged puts --------------------------------------------------------------------
+ * A blocking put need only leave its source reusable, and MPI_Win_flush_local,
+ * which says so, costs a round trip on a dynamic window with MPICH ch4:ucx
+ * (a put rate of 40-56k/s across nodes, against 93-107k/s for puts
+ * completed together: benchmarks/RESULTS.md).  So a blocking MPI put of up
+ * to STAGED_PUT_MAX bytes copies its source into a staging ring and puts
+ * from there: the caller's source is free at once, and the ring's bytes
+ * stay untouched until MPI completes the put.  That is at the next quiet
+ * (MPI_Win_flush_all), or when the ring is full, one MPI_Win_flush_local_all
+ * for all the puts in it.  Larger puts wait as before: copying them costs
+ * more than the round trip saves, and MPI sends them by rendezvous. */
+#define STAGED_PUT_MAX 4096
+#define STAGING_BYTES ((size_t)1 << 20)
+#define STAGING_ALIGN 64
+static char *staging;
+static size_t staging_used;
+static atomic_ulong staged_puts;  /* puts staged so far (a quiet frees the ring if
+                                     none came during its flush) */
+static pthread_mutex_t staging_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool staging_locked(void)
+{
+    return shmpi_g.thread_level == SHMEM_THREAD_MULTIPLE;
+}
+
+static void staged_put(const char *routine, const void *source, int len, int pe, MPI_Aint disp)
+{
+    bool locked = staging_locked();
+    if (locked)
+        pthread_mutex_lock(&staging_lock);
+    if (SHMPI_UNLIKELY(!staging))
+        staging = shmpi_xmalloc(routine, STAGING_BYTES);
+    size_t need = ((size_t)len + STAGING_ALIGN - 1) & ~(size_t)(STAGING_ALIGN - 1);
+    if (staging_used + need > STAGING_BYTES) {
+        /* Every put from the ring is complete here, so all of it is free. */
+        if (shmpi_g.yield_waits)
+            shmpi_flush_all();
+        else
+            shmpi_rma_flush_local_all();
+        staging_used = 0;
+    }
+    char *copy = staging + staging_used;
+    staging_used += need;
+    memcpy(copy, source, (size_t)len);
+    shmpi_rma_put(copy, len, MPI_BYTE, pe, disp, len, MPI_BYTE);
+    atomic_fetch_add_explicit(&staged_puts, 1, memory_order_relaxed);
+    if (locked)
+        pthread_mutex_unlock(&staging_lock);
+}
+
+/* MPI_Win_flush_all runs around this: the ring is free if no put was
+ * staged since `before` (read before the flush). */
+static void staging_flushed(unsigned long before)
+{
+    bool locked = staging_locked();
+    if (locked)
+        pthread_mutex_lock(&staging_lock);
+    if (atomic_load_explicit(&staged_puts, memory_order_relaxed) == before)
+        staging_used = 0;
+    if (locked)
+        pthread_mutex_unlock(&staging_lock);
 }
 
 /* One contiguous put or get: a CPU copy when the target is mapped here,
@@ -72,6 +137,11 @@ static SHMPI_ALWAYS_INLINE void contiguous(const char *routine, shmem_ctx_t hand
             mapped_copy(t.mapped, source, nbytes);
         else
             mapped_copy(dest, t.mapped, nbytes);
+        return;
+    }
+    if (is_put && completion == SHMPI_BLOCKING && nbytes <= STAGED_PUT_MAX) {
+        staged_put(routine, source, (int)nbytes, world_pe, t.disp);
+        shmpi_mark_pending(ctx, world_pe);
         return;
     }
     /* Yield mode: a blocking transfer waits on its own request, yielding. */
@@ -239,10 +309,13 @@ void shmpi_quiet(struct shmpi_ctx *ctx)
 {
     shmpi_device_quiet();
     shmpi_amo_drain(true);
+    shmpi_amo_message_quiet();
     /* Copies into peers' memory are plain stores: order them first. */
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_exchange_explicit(&ctx->mpi_pending, 0, memory_order_acq_rel)) {
+        unsigned long staged = atomic_load_explicit(&staged_puts, memory_order_relaxed);
         shmpi_flush_all();
+        staging_flushed(staged);
     }
 }
 
@@ -250,10 +323,13 @@ void shmpi_quiet_all(void)
 {
     shmpi_device_quiet();
     shmpi_amo_drain(true);
+    shmpi_amo_message_quiet();
     atomic_thread_fence(memory_order_seq_cst);
     if (atomic_exchange_explicit(&shmpi_g.mpi_pending_any, 0, memory_order_acq_rel)) {
         atomic_store(&shmpi_g.ctx_default.mpi_pending, 0);
+        unsigned long staged = atomic_load_explicit(&staged_puts, memory_order_relaxed);
         shmpi_flush_all();
+        staging_flushed(staged);
     }
 }
 
@@ -262,6 +338,7 @@ void shmpi_pe_quiet(const char *routine, struct shmpi_ctx *ctx, const int *targe
 {
     shmpi_device_quiet();
     shmpi_amo_drain(true);
+    shmpi_amo_message_quiet(); /* every PE's, a superset */
     atomic_thread_fence(memory_order_seq_cst);
     if (!atomic_load_explicit(&ctx->mpi_pending, memory_order_acquire))
         return;

@@ -34,6 +34,14 @@ static int shmem_level_of(int mpi_level)
     return SHMEM_THREAD_MULTIPLE;
 }
 
+static int mpi_level_of(int shmem_level)
+{
+    if (shmem_level == SHMEM_THREAD_SINGLE) return MPI_THREAD_SINGLE;
+    if (shmem_level == SHMEM_THREAD_FUNNELED) return MPI_THREAD_FUNNELED;
+    if (shmem_level == SHMEM_THREAD_SERIALIZED) return MPI_THREAD_SERIALIZED;
+    return MPI_THREAD_MULTIPLE;
+}
+
 static double seconds_now(void)
 {
     struct timespec t;
@@ -153,14 +161,17 @@ int shmpi_init(const char *routine, int requested)
     shmpi_g.mpi_started_here = false;
     shmpi_g.init_count = 1;
     if (!mpi_up) {
-        /* MPI_THREAD_MULTIPLE whatever the program asked for: shmpi's own
-         * threads (progress, and the watch that diagnoses a blocking MPI
-         * collective: diagnose.c) call MPI while the program's thread may be
-         * inside it.  It costs MPI-path calls on a node a few percent
-         * (benchmarks/RESULTS.md, "Waits that explain themselves"); the
-         * program still gets the level it asked for. */
+        /* MPI_THREAD_MULTIPLE wherever shmpi's own threads may call MPI while
+         * the program's thread is inside it: the progress thread (across
+         * nodes) and the watch that diagnoses a blocking MPI collective
+         * (diagnose.c).  A job whose PEs the launcher places on one node and
+         * that shares memory needs neither and keeps the level it asked for:
+         * the lock costs MPI-path calls up to 10 % (benchmarks/RESULTS.md,
+         * "Waits that explain themselves").  The program still gets the level
+         * it asked for. */
+        int level = shmpi_own_threads_may_call_mpi() ? SHMEM_THREAD_MULTIPLE : requested;
         double t = seconds_now();
-        MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &mpi_provided);
+        MPI_Init_thread(NULL, NULL, mpi_level_of(level), &mpi_provided);
         mpi_init_s = seconds_now() - t;
         shmpi_g.mpi_started_here = true;
     } else {
@@ -382,6 +393,7 @@ void shmpi_finalize(void)
     shmpi_diag_fini();              /* with every PE there: the hang rounds complete */
     shmpi_device_heap_fini();       /* after the last copy, while peers still map it */
     shmpi_progress_thread_stop();   /* before the window and teams it calls MPI on go */
+    shmpi_amo_message_fini();       /* after the thread, the last to serve AMOs */
     shmpi_teams_fini();             /* while the window exists: it quiets open contexts */
     shmpi_barrier_fini();           /* before the segments its node barrier lives in */
     shmpi_segments_fini();          /* after the last RMA and shared-memory access */

@@ -85,6 +85,14 @@ static void fill_machine(struct shmpi_pe_card *card)
     card->shm_free = statvfs("/dev/shm", &fs) == 0 ? (uint64_t)fs.f_bavail * fs.f_frsize
                                                    : UINT64_MAX;
     card->amo_ops = shmpi_g.env.amo_ops;
+    int level;
+    MPI_Query_thread(&level);
+    if (level == MPI_THREAD_MULTIPLE)
+        card->flags |= SHMPI_CARD_THREAD_MULTIPLE;
+    if (shmpi_g.env.progress_interval_us > 0)
+        card->flags |= SHMPI_CARD_PROGRESS_ASKED;
+    else if (shmpi_g.env.progress_interval_us < 0)
+        card->flags |= SHMPI_CARD_PROGRESS_AUTO;
 }
 
 /* ---- what the cards say ---------------------------------------------------------------- */
@@ -311,6 +319,18 @@ void shmpi_shape_mapped_init(void)
             all_mapped = s != SHMPI_SEG_DATA || (sh->cards[pe].flags & SHMPI_CARD_DATA_SHARED);
         sh->all_mapped[s] = all_mapped;
     }
+    /* Who runs the progress thread, from every PE's card: AMOs go by message
+     * only if all do, so that every owner serves them. */
+    sh->amo_by_message = true;
+    for (int pe = 0; pe < shmpi_g.n_pes; pe++) {
+        uint32_t flags = sh->cards[pe].flags;
+        bool runs = (flags & SHMPI_CARD_THREAD_MULTIPLE) &&
+                    ((flags & SHMPI_CARD_PROGRESS_ASKED) ||
+                     ((flags & SHMPI_CARD_PROGRESS_AUTO) && sh->spans_nodes && !sh->crowded));
+        if (pe == shmpi_g.my_pe)
+            sh->progress_thread = runs;
+        sh->amo_by_message = sh->amo_by_message && runs;
+    }
 }
 
 void shmpi_shape_cards_free(void)
@@ -327,6 +347,7 @@ void shmpi_shape_fini(void)
         sh->peer_ptr[s] = NULL;
         sh->all_mapped[s] = false;
     }
+    sh->progress_thread = sh->amo_by_message = false;
     shmpi_shape_cards_free();
     free(sh->kernel_of);
     free(sh->kernel_cpus);

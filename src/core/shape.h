@@ -36,6 +36,11 @@ struct shmpi_pe_card {
 #define SHMPI_CARD_DATA_SHARED 1u
 /* Its heap is in a shared-memory object its node peers may map. */
 #define SHMPI_CARD_HEAP_SHARED 2u
+/* Its MPI provides MPI_THREAD_MULTIPLE, and SHMPI_PROGRESS_THREAD asks for the
+ * progress thread (N > 0) or leaves it to the job's shape (auto). */
+#define SHMPI_CARD_THREAD_MULTIPLE 4u
+#define SHMPI_CARD_PROGRESS_ASKED 8u
+#define SHMPI_CARD_PROGRESS_AUTO 16u
 
 struct shmpi_shape {
     int nodes;              /* physical nodes (one kernel each) */
@@ -44,6 +49,8 @@ struct shmpi_shape {
     bool shares_memory;     /* PEs of a node share memory: not SHMPI_MPI_ONLY, /dev/shm fits */
     bool pseudo_nodes;      /* SHMPI_PSEUDO_NODE_SIZE splits nodes */
     bool all_mapped[SHMPI_NSEGS]; /* every PE maps every PE's segment s */
+    bool progress_thread;   /* this PE runs the progress thread (progress.c) */
+    bool amo_by_message;    /* every PE does: AMOs go to the word's owner (amo_message.c) */
     char **peer_ptr[SHMPI_NSEGS]; /* [n_pes]: where this PE loads and stores
                                      PE pe's segment s directly, or NULL */
     int *node_pe;           /* [node_size]: the world PEs of this (pseudo-)node, in order */
@@ -108,6 +115,23 @@ static inline bool shmpi_shm_reaches(int s, int pe)
 static inline bool shmpi_amo_by_cpu(int s)
 {
     return shmpi_shape.all_mapped[s];
+}
+
+/* Whether AMOs on words this PE does not map are messages to the word's
+ * owner, which applies them with CPU atomics (src/core/amo_message.c), as
+ * do the PEs that map the word: every PE runs the progress thread, so every
+ * PE serves those messages even while it computes.  The same on every PE. */
+static inline bool shmpi_amo_by_message(void)
+{
+    return shmpi_shape.amo_by_message;
+}
+
+/* Whether this PE runs the progress thread: SHMPI_PROGRESS_THREAD=N, or
+ * by default where the job spans nodes and every PE has a CPU; always with
+ * MPI_THREAD_MULTIPLE. */
+static inline bool shmpi_job_progress_thread(void)
+{
+    return shmpi_shape.progress_thread;
 }
 
 /* Whether every PE maps every segment of every PE: nothing aimed at this

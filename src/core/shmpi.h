@@ -95,8 +95,8 @@ struct shmpi_env {
     bool mpi_only;         /* SHMPI_MPI_ONLY: no node-local shared-memory path */
     bool share_static;     /* SHMPI_SHARE_STATIC: static data in shared memory too */
     int pseudo_node_size;  /* SHMPI_PSEUDO_NODE_SIZE: split nodes into groups of N PEs */
-    long progress_interval_us; /* SHMPI_PROGRESS_THREAD: 0 = off, else the polling
-                                  interval of shmpi's progress thread */
+    long progress_interval_us; /* SHMPI_PROGRESS_THREAD: -1 auto, 0 = off, else the
+                                  polling interval of shmpi's progress thread */
     int yield_waits;       /* SHMPI_YIELD_WAITS: -1 auto (when crowded), 0, 1 */
     long finalize_grace_ms; /* SHMPI_FINALIZE_GRACE_MS (src/core/runtime.c) */
     long poll_us;          /* SHMPI_POLL_US: -1 auto (src/core/progress.c) */
@@ -146,8 +146,9 @@ static inline int shmpi_symm_segment(const void *addr, size_t len);
 
 /* ---- progress: how waiting loops keep MPI moving --------------------------------- */
 /* Drives the MPI progress engine once (RMA aimed at this PE completes only
- * while it is inside MPI, see docs/design.md, "Progress and waiting"). */
-void shmpi_progress(void);
+ * while it is inside MPI, see docs/design.md, "Progress and waiting");
+ * returns whether it served AMOs other PEs sent (amo_message.c). */
+bool shmpi_progress(void);
 /* What a wait waits in, for the other PEs to read (diagnose.c).  0: inferred
  * (in a collective when the wait needs a team or a PE, else for MPI). */
 enum shmpi_waits_in {
@@ -233,6 +234,26 @@ void shmpi_fetch_word(int pe, MPI_Aint disp, MPI_Datatype type, uint64_t *result
  * operation either way). */
 void shmpi_flush_word(int pe, MPI_Aint disp, MPI_Datatype type);
 void shmpi_flush_all(void);                 /* MPI_Win_flush_all */
+/* A set of PEs, one atomic bit each (flush.c): the PEs a flush or a fence
+ * must reach. */
+struct shmpi_pe_set {
+    _Atomic uint64_t *bits;
+    size_t words;
+};
+void shmpi_pe_set_init(struct shmpi_pe_set *set, const char *what); /* empty, all PEs */
+void shmpi_pe_set_fini(struct shmpi_pe_set *set);
+static inline void shmpi_pe_set_add(struct shmpi_pe_set *set, int pe)
+{
+    _Atomic uint64_t *word = &set->bits[pe / 64];
+    uint64_t bit = (uint64_t)1 << (pe % 64);
+    if (!(atomic_load_explicit(word, memory_order_relaxed) & bit))
+        atomic_fetch_or_explicit(word, bit, memory_order_relaxed);
+}
+/* Empties the set: start(pe, result, req) makes one request for each PE it
+ * held (result: 8 bytes it may receive), and each is waited for
+ * (shmpi_wait_request), 64 PEs at a time. */
+void shmpi_pe_set_wait_each(struct shmpi_pe_set *set,
+                            void (*start)(int pe, uint64_t *result, MPI_Request *req));
 /* Records a PE with MPI operations for shmpi_flush_all to wait for. */
 void shmpi_flush_mark(int pe);
 /* Whether every PE passed the same value (collective over shmpi_g.comm). */
@@ -240,8 +261,11 @@ bool shmpi_same_on_all_pes(unsigned long value);
 /* Decides shmpi_g.yield_waits (init, after the job's shape). */
 void shmpi_flush_init(void);
 void shmpi_flush_fini(void);
-/* The optional progress thread (SHMPI_PROGRESS_THREAD): started at the
- * end of init, stopped before finalize frees the window. */
+/* The progress thread (SHMPI_PROGRESS_THREAD; shmpi_job_progress_thread):
+ * started at the end of init, stopped before finalize frees the window.
+ * Whether it may run, from the environment alone (before MPI_Init: it
+ * needs MPI_THREAD_MULTIPLE). */
+bool shmpi_own_threads_may_call_mpi(void);
 void shmpi_progress_thread_start(void);
 void shmpi_progress_thread_stop(void);
 

@@ -55,8 +55,9 @@ static void hammer(long *lock, struct guarded *g, long iters, const char *what, 
     shmem_barrier_all();
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    test_thread_arg(argc, argv);
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
     const char *env = getenv("AMO_LOCK_ITERS");

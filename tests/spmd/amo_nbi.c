@@ -23,8 +23,9 @@
 static long sum_word, counter_word, arrivals, release, spread_word;
 static uint64_t own_words[64]; /* word i belongs to PE i - 1 (mod n) */
 
-int main(void)
+int main(int argc, char **argv)
 {
+    test_thread_arg(argc, argv);
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
     const char *env = getenv("AMO_NBI_ROUNDS");

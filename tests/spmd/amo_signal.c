@@ -30,8 +30,9 @@ static long pattern(long round, int pe, long i)
     return (round << 40) ^ ((long)pe << 32) ^ (i * 2654435761L);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    test_thread_arg(argc, argv);
     shmem_init();
     me = shmem_my_pe();
     npes = shmem_n_pes();

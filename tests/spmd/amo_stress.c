@@ -116,8 +116,9 @@ static void run(struct words *w, const char *place, long rounds, long *all_recei
     shmem_barrier_all();
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    test_thread_arg(argc, argv);
     shmem_init();
     int n = shmem_n_pes();
     const char *env = getenv("AMO_STRESS_ROUNDS");

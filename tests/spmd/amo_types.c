@@ -311,8 +311,9 @@ SHMPI_AMO_EXT_TYPES(DECLARE_HEAP_WORD)
 #define WORD(N, k) ((k) == 0 ? &bss_##N : (k) == 1 ? &data_##N : heap_##N)
 static const char *const place[3] = {".bss", ".data", "heap"};
 
-int main(void)
+int main(int argc, char **argv)
 {
+    test_thread_arg(argc, argv);
     shmem_init();
     me = shmem_my_pe();
     npes = shmem_n_pes();

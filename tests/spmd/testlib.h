@@ -9,6 +9,7 @@
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define CHECK(cond, ...)                                                                     \
     do {                                                                                     \
@@ -21,6 +22,15 @@
             shmem_global_exit(1);                                                            \
         }                                                                                    \
     } while (0)
+
+/* Arguments "thread N" (a marker NAME@thread,N-npP.spmd): shmpi's progress thread every
+ * N us (SHMPI_PROGRESS_THREAD), with which AMOs on words a PE does not map are messages to
+ * the word's owner (src/core/amo_message.c).  Call before shmem_init. */
+static inline void test_thread_arg(int argc, char **argv)
+{
+    if (argc > 2 && strcmp(argv[1], "thread") == 0)
+        setenv("SHMPI_PROGRESS_THREAD", argv[2], 1);
+}
 
 /* Prints the pass line once, from PE 0. */
 static inline void test_passed(const char *name)
