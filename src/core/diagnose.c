@@ -94,9 +94,20 @@ static bool records_on;
 static bool threads_may_call_mpi;
 static unsigned long wait_serial; /* under record_taken */
 
+/* PE pe's record where this PE reads it with loads (the wait board, else
+ * pe's heap where this PE maps it), or NULL: then through MPI. */
+static struct shmpi_wait_record *record_of(int pe)
+{
+    struct shmpi_wait_record *board = shmpi_wait_board_of(pe);
+    if (board)
+        return board;
+    struct shmpi_reserved *r = shmpi_reserved_of(pe);
+    return r ? &r->wait_record : NULL;
+}
+
 static struct shmpi_wait_record *own_record(void)
 {
-    return &shmpi_reserved_of(shmpi_g.my_pe)->wait_record;
+    return record_of(shmpi_g.my_pe);
 }
 
 static void decode(const uint64_t *word, struct wait_view *v)
@@ -375,9 +386,9 @@ static void check_order(struct shmpi_waiter *w)
     int pe[MAX_PARTNERS], n = partners_of(w, pe);
     size_t off = shmpi_g.heap_reserved_off + offsetof(struct shmpi_reserved, wait_record);
     for (int i = 0; i < n; i++) {
-        struct shmpi_reserved *r = shmpi_reserved_of(pe[i]);
+        struct shmpi_wait_record *r = record_of(pe[i]);
         if (r) {
-            if (read_mapped(&r->wait_record, fetch.local_word[fetch.local_n]))
+            if (read_mapped(r, fetch.local_word[fetch.local_n]))
                 fetch.local_pe[fetch.local_n++] = pe[i];
         } else if (shmpi_rma_active() && (!w->for_blocked_call || threads_may_call_mpi)) {
             fetch.pe[fetch.n] = pe[i];

@@ -262,13 +262,6 @@ static bool launcher_says_one_node(void)
     return false;
 }
 
-/* Whether an environment variable says something other than 0 (set). */
-static bool env_set(const char *name)
-{
-    const char *value = getenv(name);
-    return value && *value && strcmp(value, "0") != 0;
-}
-
 bool shmpi_own_threads_may_call_mpi(void)
 {
     /* Read before MPI_Init (the environment table is read after it); a
@@ -276,12 +269,12 @@ bool shmpi_own_threads_may_call_mpi(void)
     const char *value = getenv("SHMPI_PROGRESS_THREAD");
     if (value && strcmp(value, "auto") != 0 && strcmp(value, "0") != 0)
         return true;
-    /* On one node whose PEs share memory neither thread calls MPI: the
-     * progress thread runs only across nodes, and collectives wait in
-     * shared memory, where the diagnosis needs no thread.  MPI_THREAD_MULTIPLE
-     * costs every MPI call a lock, so such a job does not ask for it. */
-    return !launcher_says_one_node() || env_set("SHMPI_MPI_ONLY") ||
-           env_set("SHMPI_PSEUDO_NODE_SIZE");
+    /* On one node neither thread calls MPI: the progress thread runs only
+     * across nodes, and the diagnosis of a wait inside a blocking MPI
+     * collective reads the other PEs' records in shared memory (the heaps,
+     * or window.c's wait board).  MPI_THREAD_MULTIPLE costs every MPI call
+     * a lock, so such a job does not ask for it. */
+    return !launcher_says_one_node();
 }
 
 void shmpi_progress_thread_start(void)

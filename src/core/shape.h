@@ -41,6 +41,8 @@ struct shmpi_pe_card {
 #define SHMPI_CARD_THREAD_MULTIPLE 4u
 #define SHMPI_CARD_PROGRESS_ASKED 8u
 #define SHMPI_CARD_PROGRESS_AUTO 16u
+/* Its wait record is in a shared-memory page of its own (window.c, "the wait board"). */
+#define SHMPI_CARD_WAIT_BOARD 32u
 
 struct shmpi_shape {
     int nodes;              /* physical nodes (one kernel each) */

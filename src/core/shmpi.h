@@ -367,6 +367,9 @@ struct shmpi_team_slot {
 struct shmpi_wait_record {
     _Alignas(64) _Atomic uint64_t word[SHMPI_WAIT_RECORD_WORDS];
 };
+/* PE pe's record on the wait board (window.c), or NULL where the job has
+ * none: then it is in pe's reserved block. */
+struct shmpi_wait_record *shmpi_wait_board_of(int pe);
 struct shmpi_reserved {
     struct shmpi_node_barrier node_barrier;
     struct shmpi_team_slot team[SHMPI_TEAM_SLOTS];

@@ -131,9 +131,9 @@ __attribute__((no_sanitize_address)) static void copy_pages(void *to, const void
 static const char *const object_kind[SHMPI_NSEGS] = {[SHMPI_SEG_HEAP] = "heap",
                                                      [SHMPI_SEG_DATA] = "data"};
 
-static void object_name(char *name, size_t len, uint64_t tag, int s)
+static void object_name(char *name, size_t len, uint64_t tag, const char *kind)
 {
-    snprintf(name, len, "/shmpi.%016llx.%s", (unsigned long long)tag, object_kind[s]);
+    snprintf(name, len, "/shmpi.%016llx.%s", (unsigned long long)tag, kind);
 }
 
 static uint64_t make_tag(void)
@@ -147,7 +147,7 @@ static uint64_t make_tag(void)
 static bool object_create(int s, size_t size, void *at)
 {
     char name[64];
-    object_name(name, sizeof name, shmpi_shape.mine.tag, s);
+    object_name(name, sizeof name, shmpi_shape.mine.tag, object_kind[s]);
     int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
     bool ok = fd >= 0 && ftruncate(fd, (off_t)size) == 0 &&
               mmap(at, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == at;
@@ -163,27 +163,121 @@ static bool object_create(int s, size_t size, void *at)
     return ok;
 }
 
-/* PE pe's object of segment s, mapped anywhere. */
-static char *object_map(int s, int pe, size_t size)
+/* PE pe's object of the given kind, mapped anywhere. */
+static char *object_map_kind(const char *kind, int pe, size_t size)
 {
     char name[64];
-    object_name(name, sizeof name, shmpi_shape.cards[pe].tag, s);
+    object_name(name, sizeof name, shmpi_shape.cards[pe].tag, kind);
     int fd = shm_open(name, O_RDWR, 0);
     void *map = fd >= 0 ? mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
     int saved = errno;
     if (fd >= 0)
         close(fd);
     if (map == MAP_FAILED)
-        shmpi_abort("shmem_init", "cannot map the %s segment of PE %d (%s): %s", object_kind[s],
-                    pe, name, strerror(saved));
+        shmpi_abort("shmem_init", "cannot map the %s segment of PE %d (%s): %s", kind, pe, name,
+                    strerror(saved));
     return map;
+}
+
+/* PE pe's object of segment s, mapped anywhere. */
+static char *object_map(int s, int pe, size_t size)
+{
+    return object_map_kind(object_kind[s], pe, size);
+}
+
+static void object_unlink_kind(const char *kind)
+{
+    char name[64];
+    object_name(name, sizeof name, shmpi_shape.mine.tag, kind);
+    shm_unlink(name);
 }
 
 static void object_unlink(int s)
 {
+    object_unlink_kind(object_kind[s]);
+}
+
+/* ---- the wait board ----------------------------------------------------------------------
+ * A PE's wait record (diagnose.c) lives in its heap's reserved block, which
+ * the PEs that map the heap read with loads, and the others with MPI_Rget.
+ * Where some PE of a job on one machine does not map another's heap
+ * (SHMPI_MPI_ONLY, pseudo-nodes, heaps that did not fit /dev/shm), every PE
+ * keeps its record in a page of shared memory of its own instead, which
+ * every other PE maps: the board.  The watch thread then reads the record
+ * of a PE blocked in an MPI collective without calling MPI, so such a job
+ * needs no MPI_THREAD_MULTIPLE for the diagnosis (its lock costs every MPI
+ * call up to 10 %: benchmarks/RESULTS.md, "Waits that explain themselves"). */
+/* Whether every PE in pe[0..n) set `flag` on its card. */
+static bool all_set(const int *pe, int n, uint32_t flag)
+{
+    for (int i = 0; i < n; i++)
+        if (!(shmpi_shape.cards[pe ? pe[i] : i].flags & flag))
+            return false;
+    return true;
+}
+
+#define BOARD_KIND "wait"
+static struct shmpi_wait_record *own_board;   /* this PE's page, until the board is agreed */
+static struct shmpi_wait_record **wait_board; /* [n_pes], or NULL: no board */
+
+static void board_create(void)
+{
     char name[64];
-    object_name(name, sizeof name, shmpi_shape.mine.tag, s);
-    shm_unlink(name);
+    object_name(name, sizeof name, shmpi_shape.mine.tag, BOARD_KIND);
+    size_t size = (size_t)shmpi_g.page_size;
+    int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    void *map = MAP_FAILED;
+    if (fd >= 0) {
+        if (ftruncate(fd, (off_t)size) == 0)
+            map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        close(fd);
+        if (map == MAP_FAILED)
+            shm_unlink(name);
+    }
+    /* Without it the diagnosis reads records through MPI, as across nodes. */
+    if (map != MAP_FAILED) {
+        own_board = map;
+        shmpi_shape.mine.flags |= SHMPI_CARD_WAIT_BOARD;
+    }
+}
+
+/* Maps every PE's page where all have one and the job is on this machine;
+ * else drops this PE's. */
+static void board_map(void)
+{
+    if (!own_board)
+        return;
+    if (shmpi_shape.nodes != 1 || !all_set(NULL, shmpi_g.n_pes, SHMPI_CARD_WAIT_BOARD)) {
+        munmap(own_board, (size_t)shmpi_g.page_size);
+        own_board = NULL;
+        object_unlink_kind(BOARD_KIND);
+        shmpi_shape.mine.flags &= ~SHMPI_CARD_WAIT_BOARD;
+        return;
+    }
+    wait_board = shmpi_xmalloc("shmem_init", (size_t)shmpi_g.n_pes * sizeof *wait_board);
+    for (int pe = 0; pe < shmpi_g.n_pes; pe++)
+        wait_board[pe] = pe == shmpi_g.my_pe
+                             ? own_board
+                             : (struct shmpi_wait_record *)object_map_kind(
+                                   BOARD_KIND, pe, (size_t)shmpi_g.page_size);
+}
+
+static void board_fini(void)
+{
+    if (wait_board) {
+        for (int pe = 0; pe < shmpi_g.n_pes; pe++)
+            munmap(wait_board[pe], (size_t)shmpi_g.page_size);
+        free(wait_board);
+        wait_board = NULL;
+    } else if (own_board) {
+        munmap(own_board, (size_t)shmpi_g.page_size);
+    }
+    own_board = NULL;
+}
+
+struct shmpi_wait_record *shmpi_wait_board_of(int pe)
+{
+    return wait_board ? wait_board[pe] : NULL;
 }
 
 /* Static data in shared memory (SHMPI_SHARE_STATIC, on by default): each
@@ -312,6 +406,8 @@ void shmpi_segments_create(void)
         card->flags |= SHMPI_CARD_HEAP_SHARED;
     if (shared && shmpi_g.env.share_static && shmpi_g.n_pes > 1 && share_data_segment())
         card->flags |= SHMPI_CARD_DATA_SHARED;
+    if (shmpi_g.n_pes > 1 && (!shared || shmpi_g.env.pseudo_node_size > 0))
+        board_create();
     card->data_size = data->size;
     for (int s = 0; s < SHMPI_NSEGS; s++) {
         MPI_Aint address;
@@ -321,18 +417,10 @@ void shmpi_segments_create(void)
     }
 }
 
-/* Whether every PE in pe[0..n) set `flag` on its card. */
-static bool all_set(const int *pe, int n, uint32_t flag)
-{
-    for (int i = 0; i < n; i++)
-        if (!(shmpi_shape.cards[pe ? pe[i] : i].flags & flag))
-            return false;
-    return true;
-}
-
 void shmpi_segments_map(void)
 {
     struct shmpi_pe_card *card = &shmpi_shape.mine;
+    board_map();
     /* Heaps are shared everywhere or nowhere (the node communicator and the
      * team collectives need the same answer on every PE); static data per
      * (pseudo-)node. */
@@ -369,6 +457,8 @@ void shmpi_segments_unlink(void)
     for (int s = 0; s < SHMPI_NSEGS; s++)
         if (shmpi_shape.mine.flags & (s == SHMPI_SEG_HEAP ? SHMPI_CARD_HEAP_SHARED : SHMPI_CARD_DATA_SHARED))
             object_unlink(s);
+    if (shmpi_shape.mine.flags & SHMPI_CARD_WAIT_BOARD)
+        object_unlink_kind(BOARD_KIND);
     shmpi_shape.mine.flags = 0;
 }
 
@@ -376,6 +466,7 @@ void shmpi_segments_fini(void)
 {
     shmpi_rma_fini();
     unmap_peer_segments();
+    board_fini();
     if (sigbus_installed) {
         sigaction(SIGBUS, &sigbus_before, NULL);
         sigbus_installed = false;
