@@ -23,7 +23,8 @@
  * through MPI) looks at its own PE's mark every WATCH_MS; if the program is
  * inside a blocking call (struct shmpi_blocking) that needs the marked PE,
  * and still in the same call DEPART_GRACE_MS later, it ends the job with
- * the line of the order check.  While nobody leaves, it costs each blocking
+ * the line of the order check (the lowest PE marked by the departed one;
+ * the others DEPART_DEFER_MS later, should that one not, so one PE says it).  While nobody leaves, it costs each blocking
  *  call a few plain stores.  See docs/design.md, "Waits that explain themselves".
  */
 #include "shmpi.h"
@@ -40,6 +41,8 @@
 
 #define DEPART_NOTICE_MS 500
 #define DEPART_GRACE_MS 1000
+/* How much longer the other partners of a departed PE wait before they say it. */
+#define DEPART_DEFER_MS 2000
 #define WATCH_MS 100
 
 _Thread_local const char *shmpi_depart_routine;
@@ -162,6 +165,19 @@ static void mark_partners(int phase)
 
 static bool needs(const struct shmpi_waiter *w, int pe);
 
+/* The lowest of the PEs that PE pe marks (mark_partners). */
+static int lowest_partner(int pe)
+{
+    int n = shmpi_g.n_pes, lowest = n;
+    for (int step = 1; step < n; step *= 2)
+        for (int side = -1; side <= 1; side += 2) {
+            int partner = ((pe + side * step) % n + n) % n;
+            if (partner != pe && partner < lowest)
+                lowest = partner;
+        }
+    return lowest;
+}
+
 /* Whether the program has been in the same blocking call, which needs the
  * PE the mark names, for DEPART_GRACE_MS: then it never returns. */
 static void watch_once(uint64_t *episode, uint64_t *since_ns)
@@ -188,7 +204,11 @@ static void watch_once(uint64_t *episode, uint64_t *since_ns)
         *since_ns = now;
         return;
     }
-    if (now - *since_ns < DEPART_GRACE_MS * 1000000ull)
+    /* Every partner of the departed PE that waits for it sees a mark: the
+     * lowest says it, the others give it DEPART_DEFER_MS more to end the
+     * job, so the job ends with one line. */
+    uint64_t grace_ms = DEPART_GRACE_MS + (shmpi_g.my_pe == lowest_partner(pe) ? 0 : DEPART_DEFER_MS);
+    if (now - *since_ns < grace_ms * 1000000ull)
         return;
     const char *routine = atomic_load_explicit(&shmpi_blocking.routine, memory_order_relaxed);
     shmpi_fail_from_thread(routine ? routine : "shmem_finalize",

@@ -37,7 +37,7 @@ START_TEST(copies_every_size_and_alignment)
     static unsigned char untouched[sizeof dest];
     memset(untouched, 0xee, sizeof untouched);
     fill_source();
-    static const size_t big[] = {2047, 2048, 2049, 4096 + 13};
+    static const size_t big[] = {511, 512, 513, 575, 2047, 2048, 2049, 4096 + 13};
     for (size_t doff = 0; doff < 16; doff++)
         for (size_t soff = 0; soff < 16; soff += 3)
             for (size_t k = 0; k < 300 + sizeof big / sizeof big[0]; k++) {
@@ -148,7 +148,8 @@ END_TEST
 START_TEST(stores_each_byte_once)
 {
     static const size_t sizes[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  12,  15,  16,  17,   24,
-                                   31, 32, 33, 48, 63, 64, 65, 100, 127, 128, 255, 256, 2048, 2051};
+                                   31, 32, 33, 48, 63, 64, 65, 100, 127, 128, 255, 256, 511, 512, 513,
+                                   2048, 2051};
     for (size_t doff = 0; doff < 8; doff++)
         for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
             if (sizes[k] >= 2048 && doff > 0)
