@@ -2,7 +2,9 @@
 # Python through shmem4py: builds the shmem4py snapshot against an installed
 # shmpi, runs its test suite on 1, 2 and 4 PEs and its demo programs on 4
 # PEs, each under a timeout, and prints the counts of each suite run; then
-# checks that one PE's uncaught exception ends the job at 2, 4 and 8 PEs.
+# checks that one PE's uncaught exception ends the job at 2, 4 and 8 PEs (the
+# others in barriers or in sum_reduce; sum_reduce also with SHMPI_MPI_ONLY=1,
+# SHMPI_PSEUDO_NODE_SIZE=2 and, as root, across emulated nodes: about 30 s more).
 #
 #   tests/run-shmem4py.sh [PREFIX] [TARBALL]
 #
@@ -114,24 +116,49 @@ for i in range(4):
     else:
         shmem.sum_reduce(dst, src)
 PY
+# uncaught WAIT_IN NP WHERE: one run; WHERE is "default", VAR=VALUE (a suite mode)
+# or "nodes" (tests/launch-nodes.sh: 2 PEs on 2 nodes, 4 on 2x2, 8 on 4x2).
+uncaught() {
+    wait_in=$1 np=$2 where=$3
+    case $where in
+    default) launch="$prefix/bin/oshrun -n $np" ;;
+    nodes)
+        case $np in 2) layout=2x1 ;; 4) layout=2x2 ;; *) layout=4x2 ;; esac
+        launch="sh $top/tests/launch-nodes.sh $layout" ;;
+    *) launch="env $where $prefix/bin/oshrun -n $np" ;;
+    esac
+    timeout -k 10 60 $launch "$python" -u "$work/uncaught.py" "$wait_in" > "$work/uncaught.log" 2>&1
+    status=$?
+    end=$(date +%s%3N)
+    departs=$(sed -n 's/^departs at \([0-9]*\)$/\1/p' "$work/uncaught.log" | head -1)
+    took=$((end - ${departs:-0}))
+    lines=$(grep -Ec "shmpi: PE [0-9]+: .*(PE $((np - 1)) waits in|waits in .*reduce|waits in shmem_barrier_all).*collectives called in different orders" "$work/uncaught.log")
+    name="shmem4py uncaught exception on $np PEs ($where), others in $wait_in"
+    if [ "$status" -eq 0 ] || [ "$status" -eq 124 ] || [ "$status" -eq 137 ] ||
+        [ -z "$departs" ] || [ "$took" -gt 5000 ] ||
+        ! grep -q "^RuntimeError: PE $((np - 1)) fails on purpose" "$work/uncaught.log" ||
+        [ "$lines" -ne 1 ]; then
+        echo "$name: FAIL (exit $status, ended ${took} ms after it, $lines shmpi lines)"
+        tail -20 "$work/uncaught.log"; failed=$((failed + 1))
+    else
+        echo "$name: the job ended ${took} ms after it (exit $status): $(grep -E '^shmpi: PE' "$work/uncaught.log" | head -1)"
+    fi
+}
 for wait_in in barrier sum_reduce; do
     for np in 2 4 8; do
-        timeout -k 10 60 "$prefix/bin/oshrun" -n "$np" "$python" -u "$work/uncaught.py" \
-            "$wait_in" > "$work/uncaught.log" 2>&1
-        status=$?
-        end=$(date +%s%3N)
-        departs=$(sed -n 's/^departs at \([0-9]*\)$/\1/p' "$work/uncaught.log" | head -1)
-        took=$((end - ${departs:-0}))
-        lines=$(grep -Ec "shmpi: PE [0-9]+: .*(PE $((np - 1)) waits in|waits in .*reduce|waits in shmem_barrier_all).*collectives called in different orders" "$work/uncaught.log")
-        if [ "$status" -eq 0 ] || [ "$status" -eq 124 ] || [ "$status" -eq 137 ] ||
-            [ -z "$departs" ] || [ "$took" -gt 5000 ] ||
-            ! grep -q "^RuntimeError: PE $((np - 1)) fails on purpose" "$work/uncaught.log" ||
-            [ "$lines" -ne 1 ]; then
-            echo "shmem4py uncaught exception on $np PEs, others in $wait_in: FAIL (exit $status, ended ${took} ms after it, $lines shmpi lines)"
-            tail -20 "$work/uncaught.log"; failed=$((failed + 1))
-        else
-            echo "shmem4py uncaught exception on $np PEs, others in $wait_in: the job ended ${took} ms after it (exit $status): $(grep -E '^shmpi: PE' "$work/uncaught.log" | head -1)"
-        fi
+        uncaught $wait_in $np default
+    done
+done
+# Others in sum_reduce, in the suite's other modes and across emulated nodes (as root).
+wheres="SHMPI_MPI_ONLY=1 SHMPI_PSEUDO_NODE_SIZE=2"
+if sh "$top/tests/launch-nodes.sh" --check >/dev/null 2>&1; then
+    wheres="$wheres nodes"
+else
+    echo "skip shmem4py across emulated nodes: $(sh "$top/tests/launch-nodes.sh" --check 2>&1 | head -1)"
+fi
+for where in $wheres; do
+    for np in 2 4 8; do
+        uncaught sum_reduce $np "$where"
     done
 done
 cd "$top"
