@@ -26,7 +26,7 @@
 #define _SHMEM_VENDOR_STRING SHMEM_VENDOR_STRING
 /* shmpi's own release: major * 10000 + minor * 100 + patch. */
 #define SHMPI_VERSION_MAJOR 0
-#define SHMPI_VERSION_MINOR 2
+#define SHMPI_VERSION_MINOR 3
 #define SHMPI_VERSION_PATCH 0
 #define SHMPI_VENDOR_VERSION                                                  \
     (SHMPI_VERSION_MAJOR * 10000 + SHMPI_VERSION_MINOR * 100 + SHMPI_VERSION_PATCH)
