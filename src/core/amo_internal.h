@@ -100,9 +100,13 @@ struct shmpi_amo_hint {
 };
 extern struct shmpi_amo_hint shmpi_amo_hints[SHMPI_AMO_HINT_SLOTS];
 
+/* By size too: a 4-byte AMO on the first half of a word that 8-byte AMOs
+ * used took their 64-bit value as its guess, whose upper half made a
+ * compare-and-swap that succeeded look failed, and the update was applied
+ * twice (the Mellanox verifier's atomic int_fadd after longlong_cswap). */
 static inline uint64_t shmpi_amo_hint_key(const struct shmpi_mpi_word *w)
 {
-    return (uint64_t)w->disp * 0x9e3779b97f4a7c15u ^ (uint64_t)w->pe;
+    return ((uint64_t)w->disp * 0x9e3779b97f4a7c15u ^ (uint64_t)w->pe) + w->size;
 }
 
 static inline bool shmpi_amo_hint_get(const struct shmpi_mpi_word *w, uint64_t *value)
@@ -111,7 +115,10 @@ static inline bool shmpi_amo_hint_get(const struct shmpi_mpi_word *w, uint64_t *
     struct shmpi_amo_hint *h = &shmpi_amo_hints[(unsigned)(key >> 56) % SHMPI_AMO_HINT_SLOTS];
     if (atomic_load_explicit(&h->key, memory_order_relaxed) != key)
         return false;
-    *value = atomic_load_explicit(&h->value, memory_order_relaxed);
+    /* Only the word's own bits: a guess is compared with what the
+     * compare-and-swap returns, which has no others. */
+    uint64_t bits = atomic_load_explicit(&h->value, memory_order_relaxed);
+    *value = w->size == 4 ? bits & 0xffffffffu : bits;
     return true;
 }
 
