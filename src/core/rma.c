@@ -56,6 +56,8 @@ static SHMPI_ALWAYS_INLINE void mapped_copy(void *to, const void *from, size_t n
  * for all the puts in it.  Larger puts wait as before: copying them costs
  * more than the round trip saves, and MPI sends them by rendezvous. */
 #define STAGED_PUT_MAX 4096
+/* How many transfers to mapped memory between two entries into MPI (below). */
+#define MAPPED_OPS_PER_PROGRESS 64
 #define STAGING_BYTES ((size_t)1 << 20)
 #define STAGING_ALIGN 64
 static char *staging;
@@ -137,6 +139,15 @@ static SHMPI_ALWAYS_INLINE void contiguous(const char *routine, shmem_ctx_t hand
             mapped_copy(t.mapped, source, nbytes);
         else
             mapped_copy(dest, t.mapped, nbytes);
+        /* A PE that polls with transfers that stay on its node (its own
+         * memory, say) never entered MPI, so the MPI operations other PEs
+         * aimed at it never completed: the Mellanox verifier's
+         * atomic_lock_stress livelocked at 3 PEs with SHMPI_MPI_ONLY=1 and on
+         * emulated nodes.  Every MAPPED_OPS_PER_PROGRESS such transfers enter
+         * MPI once, where some memory is reached only through MPI. */
+        static _Thread_local unsigned mapped_ops;
+        if (SHMPI_UNLIKELY(!shmpi_job_all_mapped()) && ++mapped_ops % MAPPED_OPS_PER_PROGRESS == 0)
+            shmpi_progress();
         return;
     }
     if (is_put && completion == SHMPI_BLOCKING && nbytes <= STAGED_PUT_MAX) {
