@@ -31,7 +31,6 @@
 #include "mpi_rma.h"
 
 #include <pthread.h>
-#include <sched.h>
 
 /* Beyond the spec's ops: answer once every earlier message is applied. */
 #define OP_FENCE 0xff
@@ -57,21 +56,15 @@ static struct shmpi_pe_set unfenced;
 static atomic_uint unfenced_requests;
 static atomic_int later_waiting; /* answers wait in `later` (below) */
 
-static void dup_comm(MPI_Comm *comm)
-{
-    /* Nonblocking and yielding, as start-up's other communicators. */
-    MPI_Request req;
-    MPI_Comm_idup(shmpi_g.comm, comm, &req);
-    for (int done = 0; MPI_Test(&req, &done, MPI_STATUS_IGNORE), !done;)
-        sched_yield();
-}
-
 void shmpi_amo_message_init(void)
 {
     if (!shmpi_amo_by_message())
         return;
-    dup_comm(&request_comm);
-    dup_comm(&answer_comm);
+    /* Both set once usable, request_comm last: the waits serve requests
+     * (and answer on answer_comm) as soon as it is set. */
+    MPI_Comm answers = shmpi_comm_dup(shmpi_g.comm), requests = shmpi_comm_dup(shmpi_g.comm);
+    answer_comm = answers;
+    request_comm = requests;
     int *ub, flag;
     MPI_Comm_get_attr(answer_comm, MPI_TAG_UB, &ub, &flag);
     tag_limit = flag && *ub < (1 << 30) ? *ub : 1 << 30;

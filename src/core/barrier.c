@@ -68,9 +68,7 @@ static MPI_Comm world_barrier_comm = MPI_COMM_NULL;
 void shmpi_barrier_init(void)
 {
     if (!shmpi_job_shares_memory()) {
-        MPI_Request req; /* nonblocking: MPI_Comm_dup spins (docs/design.md, "Start-up") */
-        MPI_Comm_idup(shmpi_g.comm, &world_barrier_comm, &req);
-        shmpi_wait_request(&req);
+        world_barrier_comm = shmpi_comm_dup(shmpi_g.comm);
         return;
     }
     const struct shmpi_shape *sh = &shmpi_shape;

@@ -24,8 +24,9 @@
  * inside a blocking call (struct shmpi_blocking) that needs the marked PE,
  * and still in the same call DEPART_GRACE_MS later, it ends the job with
  * the line of the order check (the lowest PE marked by the departed one;
- * the others DEPART_DEFER_MS later, should that one not, so one PE says it).  While nobody leaves, it costs each blocking
- *  call a few plain stores.  See docs/design.md, "Waits that explain themselves".
+ * the others DEPART_DEFER_MS later, should that one not, so one PE says
+ * it).  While nobody leaves, it costs each blocking call a few plain
+ * stores.  See docs/design.md, "Waits that explain themselves".
  */
 #include "shmpi.h"
 #include "mpi_rma.h"
@@ -147,20 +148,17 @@ static void mark_partners(int phase)
     mark_value[phase] = (uint64_t)finalize_where << 40 | (uint64_t)phase << 32 |
                         (uint64_t)(shmpi_g.my_pe + 1);
     size_t off = shmpi_g.heap_reserved_off + offsetof(struct shmpi_reserved, departed);
-    int n = shmpi_g.n_pes, me = shmpi_g.my_pe;
-    for (int step = 1; step < n; step *= 2)
-        for (int side = -1; side <= 1; side += 2) {
-            int pe = ((me + side * step) % n + n) % n;
-            if (pe == me || (side == 1 && 2 * step == n))
-                continue; /* itself, or the same PE both ways */
-            struct shmpi_reserved *reserved = shmpi_reserved_of(pe);
-            if (reserved)
-                atomic_store_explicit(&reserved->departed, mark_value[phase],
-                                      memory_order_release);
-            else if (shmpi_rma_active())
-                shmpi_rma_put(&mark_value[phase], 1, MPI_UINT64_T, pe,
-                              shmpi_rma_disp(SHMPI_SEG_HEAP, pe, off), 1, MPI_UINT64_T);
-        }
+    int partner[SHMPI_RING_PARTNERS_MAX];
+    int n = shmpi_ring_partners(shmpi_g.my_pe, shmpi_g.n_pes, partner);
+    for (int i = 0; i < n; i++) {
+        int pe = partner[i];
+        struct shmpi_reserved *reserved = shmpi_reserved_of(pe);
+        if (reserved)
+            atomic_store_explicit(&reserved->departed, mark_value[phase], memory_order_release);
+        else if (shmpi_rma_active())
+            shmpi_rma_put(&mark_value[phase], 1, MPI_UINT64_T, pe,
+                          shmpi_rma_disp(SHMPI_SEG_HEAP, pe, off), 1, MPI_UINT64_T);
+    }
 }
 
 static bool needs(const struct shmpi_waiter *w, int pe);
@@ -168,13 +166,11 @@ static bool needs(const struct shmpi_waiter *w, int pe);
 /* The lowest of the PEs that PE pe marks (mark_partners). */
 static int lowest_partner(int pe)
 {
-    int n = shmpi_g.n_pes, lowest = n;
-    for (int step = 1; step < n; step *= 2)
-        for (int side = -1; side <= 1; side += 2) {
-            int partner = ((pe + side * step) % n + n) % n;
-            if (partner != pe && partner < lowest)
-                lowest = partner;
-        }
+    int partner[SHMPI_RING_PARTNERS_MAX], lowest = shmpi_g.n_pes;
+    int n = shmpi_ring_partners(pe, shmpi_g.n_pes, partner);
+    for (int i = 0; i < n; i++)
+        if (partner[i] < lowest)
+            lowest = partner[i];
     return lowest;
 }
 
@@ -289,9 +285,7 @@ void shmpi_depart_init(void)
     marks_sent = 0;
     finalize_where = 0;
     shmpi_g.finalize_phase = 0;
-    MPI_Request req; /* nonblocking: MPI_Comm_dup spins (docs/design.md, "Start-up") */
-    MPI_Comm_idup(shmpi_g.comm, &finalize_comm, &req);
-    shmpi_wait_request(&req);
+    finalize_comm = shmpi_comm_dup(shmpi_g.comm);
     watch_start();
 }
 

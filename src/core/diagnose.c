@@ -271,12 +271,10 @@ static int partners_of(const struct shmpi_waiter *w, int *pe)
     if (w->needs == SHMPI_NEEDS_PE)
         count = add_partner(pe, count, w->pe);
     const struct shmpi_team *t = w->team ? w->team : &shmpi_g.team_world;
-    int n = t->n_pes, me = t->my_pe;
-    for (int step = 1; step < n && count + 2 <= MAX_PARTNERS; step *= 2)
-        for (int side = -1; side <= 1; side += 2) {
-            int member = ((me + side * step) % n + n) % n;
-            count = add_partner(pe, count, t->world_pe ? t->world_pe[member] : member);
-        }
+    int member[SHMPI_RING_PARTNERS_MAX];
+    int n = shmpi_ring_partners(t->my_pe, t->n_pes, member);
+    for (int i = 0; i < n && count < MAX_PARTNERS; i++)
+        count = add_partner(pe, count, t->world_pe ? t->world_pe[member[i]] : member[i]);
     return count;
 }
 
@@ -616,11 +614,8 @@ void shmpi_diag_init(void)
     hang.in = 0;
     hang.reported = hang.draining = false;
     hang.next_tick_ns = 0;
-    if (shmpi_g.env.hang_report_s > 0) {
-        MPI_Request req; /* nonblocking: MPI_Comm_dup spins (docs/design.md, "Start-up") */
-        MPI_Comm_idup(shmpi_g.comm, &hang.comm, &req);
-        shmpi_wait_request(&req);
-    }
+    if (shmpi_g.env.hang_report_s > 0)
+        hang.comm = shmpi_comm_dup(shmpi_g.comm);
 }
 
 void shmpi_diag_fini(void)

@@ -33,7 +33,7 @@
 
 MPI_Win shmpi_rma_win = MPI_WIN_NULL;
 MPI_Aint *shmpi_rma_base[SHMPI_NSEGS];
-_Atomic uint64_t *shmpi_rma_reached;
+struct shmpi_pe_set shmpi_rma_reached;
 
 /* The self compare-and-swap of 8-byte words goes to the CPU (see above). */
 static bool cas_self_by_cpu;
@@ -120,11 +120,8 @@ void shmpi_rma_init(void)
      * MPI: no window (creating one is a collective that took longer than
      * the rest of start-up with more PEs than CPUs). */
     if (n > 1 && !shmpi_job_all_mapped()) {
-        if (!shmpi_rma_reached) {
-            shmpi_rma_reached = calloc(((size_t)n + 63) / 64, sizeof(uint64_t));
-            if (!shmpi_rma_reached)
-                shmpi_abort("shmem_init", "out of memory for %d PEs", n);
-        }
+        if (!shmpi_rma_reached.bits)
+            shmpi_pe_set_init(&shmpi_rma_reached, "the PEs reached");
         create_window();
         for (int s = 0; s < SHMPI_NSEGS; s++)
             MPI_Win_attach(shmpi_rma_win, shmpi_g.seg[s].base, (MPI_Aint)shmpi_g.seg[s].size);
@@ -144,8 +141,7 @@ void shmpi_rma_init(void)
 
 void shmpi_rma_reached_free(void)
 {
-    free((void *)shmpi_rma_reached);
-    shmpi_rma_reached = NULL;
+    shmpi_pe_set_fini(&shmpi_rma_reached);
 }
 
 void shmpi_rma_fini(void)

@@ -44,13 +44,10 @@ static inline MPI_Aint shmpi_rma_disp(int s, int pe, size_t off)
 /* ---- the PEs reached ------------------------------------------------------------------ */
 /* Bit pe: this PE's MPI RMA reached PE pe (finalize's handshake, runtime.c, closes
  * those connections by a round trip).  Made with the window; it outlives it. */
-extern _Atomic uint64_t *shmpi_rma_reached;
+extern struct shmpi_pe_set shmpi_rma_reached;
 static inline void shmpi_rma_reach(int pe)
 {
-    _Atomic uint64_t *word = &shmpi_rma_reached[pe >> 6];
-    uint64_t bit = (uint64_t)1 << (pe & 63);
-    if (!(atomic_load_explicit(word, memory_order_relaxed) & bit))
-        atomic_fetch_or_explicit(word, bit, memory_order_relaxed);
+    shmpi_pe_set_add(&shmpi_rma_reached, pe);
 }
 /* Frees it (finalize, once the handshake is done or not needed). */
 void shmpi_rma_reached_free(void);

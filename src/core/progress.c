@@ -188,6 +188,15 @@ void shmpi_wait_request(MPI_Request *req)
     wait_request(req, 0, true, NULL);
 }
 
+MPI_Comm shmpi_comm_dup(MPI_Comm comm)
+{
+    MPI_Comm dup;
+    MPI_Request req;
+    MPI_Comm_idup(comm, &dup, &req);
+    shmpi_wait_request(&req);
+    return dup;
+}
+
 void shmpi_wait_request_needing(MPI_Request *req, const struct shmpi_waiter *w)
 {
     wait_request(req, 0, true, w);

@@ -274,15 +274,10 @@ static void sleep_ms(long ms)
 
 static int handshake_peers(int *peer)
 {
-    int n = shmpi_g.n_pes, me = shmpi_g.my_pe, count = 0;
-    for (int step = 1; step < n; step *= 2)
-        for (int side = -1; side <= 1; side += 2) {
-            int pe = ((me + side * step) % n + n) % n;
-            if (pe != me && !(side == 1 && 2 * step == n))
-                peer[count++] = pe;
-        }
-    for (int pe = 0; shmpi_rma_reached && pe < n; pe++) {
-        if (pe == me || !(atomic_load(&shmpi_rma_reached[pe >> 6]) >> (pe & 63) & 1))
+    int n = shmpi_g.n_pes, me = shmpi_g.my_pe;
+    int count = shmpi_ring_partners(me, n, peer);
+    for (int pe = 0; shmpi_rma_reached.bits && pe < n; pe++) {
+        if (pe == me || !shmpi_pe_set_has(&shmpi_rma_reached, pe))
             continue;
         bool listed = false;
         for (int i = 0; i < count && !listed; i++)

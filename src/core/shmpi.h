@@ -217,6 +217,10 @@ void shmpi_wait_request_needing(MPI_Request *req, const struct shmpi_waiter *w);
 void shmpi_progress_init(void);
 /* Waits for an MPI request the same way (progress + yield). */
 void shmpi_wait_request(MPI_Request *req);
+/* A duplicate of comm, made with MPI_Comm_idup and waited for like any
+ * request (MPI_Comm_dup spins: docs/design.md, "Start-up"); the result is
+ * only returned once it is usable. */
+MPI_Comm shmpi_comm_dup(MPI_Comm comm);
 /* Waits for a barrier's request: spins in MPI_Test for up to spin_ns (as
  * fast as a blocking MPI_Barrier for short waits), then waits like any
  * waiting loop (shmpi_backoff: yields, sleeps after SHMPI_POLL_US), so a
@@ -254,6 +258,30 @@ static inline void shmpi_pe_set_add(struct shmpi_pe_set *set, int pe)
  * (shmpi_wait_request), 64 PEs at a time. */
 void shmpi_pe_set_wait_each(struct shmpi_pe_set *set,
                             void (*start)(int pe, uint64_t *result, MPI_Request *req));
+static inline bool shmpi_pe_set_has(const struct shmpi_pe_set *set, int pe)
+{
+    return atomic_load_explicit(&set->bits[pe / 64], memory_order_relaxed) >> (pe % 64) & 1;
+}
+/* The PEs at distance 2^k either way from `me` in a ring of n (k = 0, 1,
+ * ...; each once, never `me`), nearest first: through them shmpi's own
+ * messages reach every PE in O(log n) steps (finalize's handshake, the
+ * departure marks, the order check).  Writes them to partner[], which holds
+ * SHMPI_RING_PARTNERS_MAX; returns how many. */
+#define SHMPI_RING_PARTNERS_MAX 62
+static inline int shmpi_ring_partners(int me, int n, int *partner)
+{
+    int count = 0;
+    for (int step = 1; step < n; step *= 2)
+        for (int side = -1; side <= 1; side += 2) {
+            int pe = ((me + side * step) % n + n) % n;
+            bool listed = pe == me;
+            for (int i = count - 1; i >= 0 && !listed; i--)
+                listed = partner[i] == pe; /* both ways at once, or wrapped round */
+            if (!listed)
+                partner[count++] = pe;
+        }
+    return count;
+}
 /* Records a PE with MPI operations for shmpi_flush_all to wait for. */
 void shmpi_flush_mark(int pe);
 /* Whether every PE passed the same value (collective over shmpi_g.comm). */

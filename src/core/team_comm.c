@@ -68,15 +68,6 @@ void shmpi_team_comm_fini(void)
     n_templates = 0;
 }
 
-static MPI_Comm comm_idup(MPI_Comm comm)
-{
-    MPI_Comm dup;
-    MPI_Request req;
-    MPI_Comm_idup(comm, &dup, &req);
-    shmpi_wait_request(&req);
-    return dup;
-}
-
 MPI_Comm shmpi_team_comm(const char *routine, struct shmpi_team *parent, const int *members,
                          const int *world, int n)
 {
@@ -84,11 +75,11 @@ MPI_Comm shmpi_team_comm(const char *routine, struct shmpi_team *parent, const i
     for (int i = 0; whole_parent && i < n; i++)
         whole_parent = members[i] == i;
     if (whole_parent)
-        return comm_idup(parent->comm);
+        return shmpi_comm_dup(parent->comm);
     uint64_t h = pes_hash(world, n);
     MPI_Comm template = template_find(h, world, n);
     if (template != MPI_COMM_NULL)
-        return comm_idup(template);
+        return shmpi_comm_dup(template);
 
     MPI_Group parent_group, group;
     MPI_Comm comm;
@@ -118,5 +109,5 @@ MPI_Comm shmpi_team_comm(const char *routine, struct shmpi_team *parent, const i
     templates[h % TEMPLATE_BUCKETS] = t;
     n_templates++;
     pthread_mutex_unlock(&templates_lock);
-    return comm_idup(comm);
+    return shmpi_comm_dup(comm);
 }
