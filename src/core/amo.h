@@ -78,14 +78,11 @@ void shmpi_amo_drain(bool wait_for_lock);
 void shmpi_amo_message_init(void);
 void shmpi_amo_message_fini(void);
 /* Applies the AMOs other PEs sent this one; whether there were any (from
- * shmpi_progress and the progress thread, one caller at a time). */
-bool shmpi_amo_serve(void);
+ * shmpi_progress_test and the progress thread, one caller at a time).  The
+ * same MPI call tests *req when req is not NULL (*done: it completed). */
+bool shmpi_amo_serve_test(MPI_Request *req, int *done);
 /* Completes this PE's AMOs sent without waiting (quiet). */
 void shmpi_amo_message_quiet(void);
-/* MPI_Barrier on comm, spinning as it does; where AMOs are messages, an
- * MPI_Ibarrier tested while serving them, so that they are answered at once
- * (MPI_Barrier would leave them to the progress thread's next turn). */
-void shmpi_amo_barrier(MPI_Comm comm);
 
 /* ---- SHMPI_AMO_OPS (src/core/amo_ops.c) -------------------------------------------- */
 /* Chooses the direct MPI op of SHMPI_AMO_OPS (the same everywhere: shape.c

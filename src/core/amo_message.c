@@ -10,12 +10,14 @@
  * the same memory, so every kind of AMO a program mixes on a word stays
  * atomic, on any MPI: only point-to-point messages are used.
  *
- * The owner serves the messages whenever it is inside shmpi: every waiting
- * loop's shmpi_progress calls shmpi_amo_serve (and keeps polling while
- * they come), and the progress thread calls it when the program has not
- * (progress.c), so a PE that computes or blocks in an MPI call of its own
- * still answers within the thread's interval.  Without the thread on every
- * PE, AMOs stay MPI's compare-and-swaps (amo.c).
+ * The owner serves the messages whenever it is inside shmpi: every wait of
+ * shmpi (waiting loops, collectives, barriers) enters MPI through
+ * shmpi_progress_test, which tests the receive posted for the next message
+ * together with what the wait waits for (one entry into MPI a turn), and
+ * the progress thread serves when the program has not (progress.c), so a
+ * PE that computes or blocks in an MPI call of its own still answers
+ * within the thread's interval.  Without the thread on every PE, AMOs stay
+ * MPI's compare-and-swaps (amo.c).
  *
  * Completion: a fetching AMO (or one whose caller waits, as locks and
  * signals do) waits for its answer; an _nbi one posts the receive of its
@@ -47,34 +49,59 @@ struct request {
 };
 
 static MPI_Comm request_comm = MPI_COMM_NULL, answer_comm = MPI_COMM_NULL;
+/* The receive of the next request, always posted while request_comm
+ * exists (from any PE: MPI matches one sender's messages in the order sent),
+ * so a wait tests it in the same MPI call as its own request.  Touched only
+ * by the holder of `serving`. */
+static MPI_Request incoming = MPI_REQUEST_NULL;
+static struct request incoming_request;
 static atomic_flag serving = ATOMIC_FLAG_INIT;
 static atomic_uint next_tag;
 static int tag_limit;
 /* Targets of non-fetching AMOs not yet fenced, and how many requests went
- * out since the last fence. */
+ * out since the last fence.  A sender adds its target after the send, so
+ * a quiet that takes the target fences that message.  Under
+ * SHMEM_THREAD_MULTIPLE one quiet at a time takes and fences them
+ * (fence_mutex, held until the fences are answered): a thread whose
+ * targets another thread's quiet took waits for that quiet to end, instead
+ * of finding the set empty and returning before its AMOs were applied. */
 static struct shmpi_pe_set unfenced;
 static atomic_uint unfenced_requests;
+static pthread_mutex_t fence_mutex = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int later_waiting; /* answers wait in `later` (below) */
+
+static void post_incoming(MPI_Comm comm)
+{
+    MPI_Irecv(&incoming_request, (int)sizeof incoming_request, MPI_BYTE, MPI_ANY_SOURCE, 0,
+              comm, &incoming);
+}
 
 void shmpi_amo_message_init(void)
 {
     if (!shmpi_amo_by_message())
         return;
-    /* Both set once usable, request_comm last: the waits serve requests
-     * (and answer on answer_comm) as soon as it is set. */
+    /* All set up before request_comm is: the waits (and the progress
+     * thread) serve requests, testing `incoming` and answering on
+     * answer_comm, as soon as it is set. */
     MPI_Comm answers = shmpi_comm_dup(shmpi_g.comm), requests = shmpi_comm_dup(shmpi_g.comm);
-    answer_comm = answers;
-    request_comm = requests;
     int *ub, flag;
-    MPI_Comm_get_attr(answer_comm, MPI_TAG_UB, &ub, &flag);
+    MPI_Comm_get_attr(answers, MPI_TAG_UB, &ub, &flag);
     tag_limit = flag && *ub < (1 << 30) ? *ub : 1 << 30;
     shmpi_pe_set_init(&unfenced, "AMO state");
+    post_incoming(requests);
+    answer_comm = answers;
+    atomic_thread_fence(memory_order_release);
+    request_comm = requests;
 }
 
 void shmpi_amo_message_fini(void)
 {
     if (request_comm == MPI_COMM_NULL)
         return;
+    /* Every PE passed finalize's barrier, whose quiet fenced every message:
+     * nothing is on its way. */
+    MPI_Cancel(&incoming);
+    MPI_Wait(&incoming, MPI_STATUS_IGNORE);
     MPI_Comm_free(&request_comm);
     MPI_Comm_free(&answer_comm);
     shmpi_pe_set_fini(&unfenced);
@@ -95,28 +122,50 @@ static uint64_t apply(const struct request *r, int origin)
                          seg->base + r->offset, r->operand, r->compare);
 }
 
-bool shmpi_amo_serve(void)
+/* The request that arrived in `incoming` (from status->MPI_SOURCE): the
+ * receive is posted again, the request applied and answered. */
+static void answer(const MPI_Status *status)
 {
-    /* One server at a time (the program's thread or the progress thread),
+    struct request r = incoming_request;
+    post_incoming(request_comm);
+    uint64_t old = r.op == OP_FENCE ? 0 : apply(&r, status->MPI_SOURCE);
+    if (r.answer)
+        MPI_Send(&old, (int)sizeof old, MPI_BYTE, status->MPI_SOURCE, r.tag, answer_comm);
+}
+
+bool shmpi_amo_serve_test(MPI_Request *req, int *done)
+{
+    /* One server at a time (the program's threads or the progress thread),
      * which keeps each origin's messages in their order.  Waits of start-up
      * and finalize, outside the communicators' life, find nothing to do. */
     if (request_comm == MPI_COMM_NULL ||
-        atomic_flag_test_and_set_explicit(&serving, memory_order_acquire))
+        atomic_flag_test_and_set_explicit(&serving, memory_order_acquire)) {
+        if (req)
+            MPI_Test(req, done, MPI_STATUS_IGNORE);
+        shmpi_progress_probe();
         return false;
+    }
+    MPI_Status status;
+    int arrived;
+    if (req) {
+        /* One call for both: the wait's turn costs what MPI_Test costs.
+         * (MPI_Testany never reports a null request, which is done.) */
+        bool was_null = *req == MPI_REQUEST_NULL;
+        MPI_Request both[2] = {*req, incoming};
+        int index;
+        MPI_Testany(2, both, &index, &arrived, &status);
+        *req = both[0];
+        incoming = both[1];
+        *done = was_null || (arrived && index == 0);
+        arrived = arrived && index == 1;
+    } else {
+        MPI_Test(&incoming, &arrived, &status);
+    }
     bool served = false;
-    for (;;) {
-        int found;
-        MPI_Message message;
-        MPI_Status status;
-        MPI_Improbe(MPI_ANY_SOURCE, 0, request_comm, &found, &message, &status);
-        if (!found)
-            break;
-        struct request r;
-        MPI_Mrecv(&r, (int)sizeof r, MPI_BYTE, &message, &status);
+    while (arrived) {
+        answer(&status);
         served = true;
-        uint64_t old = r.op == OP_FENCE ? 0 : apply(&r, status.MPI_SOURCE);
-        if (r.answer)
-            MPI_Send(&old, (int)sizeof old, MPI_BYTE, status.MPI_SOURCE, r.tag, answer_comm);
+        MPI_Test(&incoming, &arrived, &status);
     }
     atomic_flag_clear_explicit(&serving, memory_order_release);
     return served;
@@ -149,18 +198,6 @@ static struct later {
 static int n_later;
 static pthread_mutex_t later_mutex = PTHREAD_MUTEX_INITIALIZER;
 
-static void later_lock(void)
-{
-    if (shmpi_g.thread_level == SHMEM_THREAD_MULTIPLE)
-        pthread_mutex_lock(&later_mutex);
-}
-
-static void later_unlock(void)
-{
-    if (shmpi_g.thread_level == SHMEM_THREAD_MULTIPLE)
-        pthread_mutex_unlock(&later_mutex);
-}
-
 /* Waits for every answer of the list and stores it; the lock is held. */
 static void collect_later(void)
 {
@@ -186,7 +223,7 @@ uint64_t shmpi_amo_message(enum shmpi_amo_op op, enum shmpi_amo_type type, int s
         return shmpi_amo_load_bits(&old, size);
     }
     if (fetched) {
-        later_lock();
+        shmpi_mt_lock(&later_mutex);
         if (n_later == LATER_MAX)
             collect_later();
         struct later *l = &later[n_later++];
@@ -194,7 +231,7 @@ uint64_t shmpi_amo_message(enum shmpi_amo_op op, enum shmpi_amo_type type, int s
         l->size = size;
         send_request(&r, pe, &l->answer, &l->req);
         atomic_store_explicit(&later_waiting, 1, memory_order_release);
-        later_unlock();
+        shmpi_mt_unlock(&later_mutex);
         return 0;
     }
     send_request(&r, pe, NULL, NULL);
@@ -214,25 +251,17 @@ static void send_fence(int pe, uint64_t *answer, MPI_Request *req)
 void shmpi_amo_message_quiet(void)
 {
     if (atomic_load_explicit(&later_waiting, memory_order_acquire)) {
-        later_lock();
+        shmpi_mt_lock(&later_mutex);
         collect_later();
         atomic_store_explicit(&later_waiting, 0, memory_order_relaxed);
-        later_unlock();
+        shmpi_mt_unlock(&later_mutex);
     }
-    if (!unfenced.bits || !atomic_load_explicit(&unfenced_requests, memory_order_acquire))
+    if (!unfenced.bits)
         return;
-    atomic_store_explicit(&unfenced_requests, 0, memory_order_relaxed);
-    shmpi_pe_set_wait_each(&unfenced, send_fence);
-}
-
-void shmpi_amo_barrier(MPI_Comm comm)
-{
-    if (!shmpi_amo_by_message()) {
-        MPI_Barrier(comm);
-        return;
+    shmpi_mt_lock(&fence_mutex);
+    if (atomic_load_explicit(&unfenced_requests, memory_order_acquire)) {
+        atomic_store_explicit(&unfenced_requests, 0, memory_order_relaxed);
+        shmpi_pe_set_wait_each(&unfenced, send_fence);
     }
-    MPI_Request req;
-    MPI_Ibarrier(comm, &req);
-    for (int done = 0; MPI_Test(&req, &done, MPI_STATUS_IGNORE), !done;)
-        shmpi_progress(); /* a probe, which also serves MPI RMA at once */
+    shmpi_mt_unlock(&fence_mutex);
 }

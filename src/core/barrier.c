@@ -24,7 +24,9 @@
  * PE, so all pick the same form): then MPI_Ibarrier plus
  * shmpi_wait_barrier, since MPI_Barrier would spin without yielding and
  * starve the PEs it waits for (benchmarks/RESULTS.md, "Measurements
- * behind design constants").
+ * behind design constants").  Where AMOs are messages it is the same
+ * dissemination as MPI_Barrier's in point-to-point messages, waited for
+ * while serving them (dissemination_messages).
  */
 #include "shmpi.h"
 #include "amo.h"
@@ -64,9 +66,13 @@ static uint64_t leaders_spin_ns;
  * different orders), and the job would go on with wrong values instead of
  * stopping where diagnose.c can see it. */
 static MPI_Comm world_barrier_comm = MPI_COMM_NULL;
+/* shmpi_barrier_members' messages (world ranks), where AMOs are messages. */
+static MPI_Comm members_comm = MPI_COMM_NULL;
 
 void shmpi_barrier_init(void)
 {
+    if (shmpi_amo_by_message())
+        members_comm = shmpi_comm_dup(shmpi_g.comm);
     if (!shmpi_job_shares_memory()) {
         world_barrier_comm = shmpi_comm_dup(shmpi_g.comm);
         return;
@@ -105,9 +111,13 @@ void shmpi_barrier_fini(void)
         MPI_Comm_free(&leaders);
     if (world_barrier_comm != MPI_COMM_NULL)
         MPI_Comm_free(&world_barrier_comm);
+    if (members_comm != MPI_COMM_NULL)
+        MPI_Comm_free(&members_comm);
     node_barrier = NULL;
     node_flags = NULL;
 }
+
+static void dissemination_messages(MPI_Comm comm, const int *ranks, int n, int me);
 
 /* A barrier over comm: MPI_Barrier with a CPU for every PE, else
  * MPI_Ibarrier, spun on for up to spin_ns, then waited for while yielding. */
@@ -118,7 +128,15 @@ static void barrier_spin(MPI_Comm comm, uint64_t spin_ns, const struct shmpi_wai
     if (!shmpi_job_crowded() && !shmpi_g.finalize_phase) {
         /* Never met by shmem_finalize's barrier, which is nonblocking. */
         shmpi_blocking_begin(shmpi_depart_routine, needing ? needing->team : NULL, false);
-        shmpi_amo_barrier(comm);
+        if (shmpi_amo_by_message()) {
+            /* MPI_Barrier would leave AMO messages to the progress thread. */
+            int rank, size;
+            MPI_Comm_rank(comm, &rank);
+            MPI_Comm_size(comm, &size);
+            dissemination_messages(comm, NULL, size, rank);
+        } else {
+            MPI_Barrier(comm);
+        }
         shmpi_blocking_end();
         return;
     }
@@ -130,6 +148,37 @@ static void barrier_spin(MPI_Comm comm, uint64_t spin_ns, const struct shmpi_wai
 void shmpi_barrier_comm(MPI_Comm comm, const struct shmpi_waiter *needing)
 {
     barrier_spin(comm, 0, needing);
+}
+
+/* A dissemination barrier of point-to-point messages among n members of
+ * comm (member i is rank ranks[i], or rank i when ranks is NULL; this PE
+ * is member me): in round k a message to the member 2^k after this one and
+ * one from the member 2^k before, ceil(log2 n) rounds, the tag telling them
+ * apart.  Waited for spinning while serving AMO messages, one entry into
+ * MPI a turn: as fast as MPI_Barrier, which sends the same messages, where
+ * MPICH's MPI_Ibarrier was slower (benchmarks/RESULTS.md, "Between
+ * nodes"). */
+static void dissemination_messages(MPI_Comm comm, const int *ranks, int n, int me)
+{
+    char none;
+    for (int k = 0, d = 1; d < n; k++, d *= 2) {
+        int from = (me + n - d) % n, to = (me + d) % n;
+        MPI_Request req[2];
+        MPI_Irecv(&none, 0, MPI_BYTE, ranks ? ranks[from] : from, k, comm, &req[0]);
+        MPI_Isend(&none, 0, MPI_BYTE, ranks ? ranks[to] : to, k, comm, &req[1]);
+        shmpi_wait_spinning(&req[0]);
+        shmpi_wait_spinning(&req[1]);
+    }
+}
+
+void shmpi_barrier_members(const int *world_pe, int n)
+{
+    if (members_comm == MPI_COMM_NULL)
+        return;
+    int me = 0;
+    while (me < n && world_pe[me] != shmpi_g.my_pe)
+        me++;
+    dissemination_messages(members_comm, world_pe, n, me);
 }
 
 /* A wait of the barrier over all PEs: it needs them all, and shmem_finalize's

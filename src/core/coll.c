@@ -7,13 +7,17 @@
  * adds checks).  When the team's members fit the CPUs of their machines
  * (not shmpi_team_crowded) they are the blocking forms: MPICH's blocking
  * collectives are several times faster than its nonblocking ones for small
- * messages, and they spin in the progress engine, which also serves RMA
- * aimed at this PE.  For crowded members they are the nonblocking ones
- * waited for by shmpi_wait_request (progress + yield): a spinning blocking
- * collective starves the PEs it waits for (benchmarks/RESULTS.md,
- * "Measurements behind design constants").  The predicate is the same on
- * every member, so all members of a communicator pick the same form, as MPI
- * requires (a blocking and a nonblocking collective never match).  Counts beyond an int use the
+ * messages on one node, and they spin in the progress engine, which also
+ * serves RMA aimed at this PE.  For crowded members they are the
+ * nonblocking ones waited for by shmpi_wait_request (progress + yield): a
+ * spinning blocking collective starves the PEs it waits for
+ * (benchmarks/RESULTS.md, "Measurements behind design constants").  Where
+ * AMOs are messages (between nodes) they are the nonblocking ones too,
+ * waited for spinning while serving them (shmpi_wait_spinning): inside a
+ * blocking MPI call nobody but the progress thread would answer an AMO
+ * aimed at this PE.  The choice (shmpi_coll_nonblocking) is the same on
+ * every member, so all members of a communicator pick the same form, as
+ * MPI requires (a blocking and a nonblocking collective never match).  Counts beyond an int use the
  * MPI-4 large-count forms where the MPI library has them, so no transfer
  * is cut into pieces.
  *
@@ -41,21 +45,29 @@ typedef int displ_t;
 #define LARGE(f) f
 #endif
 
-/* Waits for a collective's request; a member that left ends the job. */
-static void coll_wait(const struct shmpi_group *g, MPI_Request *req)
+/* Waits for a collective's request (shmpi_coll_nonblocking): crowded,
+ * yielding, and a member that left ends the job; else spinning as MPI's
+ * blocking form would, serving AMO messages. */
+static void coll_wait(const char *routine, const struct shmpi_group *g, MPI_Request *req)
 {
-    struct shmpi_waiter needing = {.needs = SHMPI_NEEDS_TEAM, .team = g->team};
-    shmpi_wait_request_needing(req, &needing);
+    if (shmpi_team_crowded(g->team)) {
+        struct shmpi_waiter needing = {.needs = SHMPI_NEEDS_TEAM, .team = g->team};
+        shmpi_wait_request_needing(req, &needing);
+        return;
+    }
+    shmpi_blocking_begin(routine, g->team, false);
+    shmpi_wait_spinning(req);
+    shmpi_blocking_end();
 }
 
 /* One collective in the form chosen above: BLOCKING(args...) or
- * NONBLOCKING(args..., &request) and a yielding wait. */
+ * NONBLOCKING(args..., &request) and coll_wait. */
 #define COLL_RUN(BLOCKING, NONBLOCKING, ...)                                                  \
     do {                                                                                      \
-        if (shmpi_team_crowded(g->team)) {                                                         \
+        if (shmpi_coll_nonblocking(g->team)) {                                                \
             MPI_Request coll_req_;                                                            \
             NONBLOCKING(__VA_ARGS__, &coll_req_);                                             \
-            coll_wait(g, &coll_req_);                                                         \
+            coll_wait(routine, g, &coll_req_);                                                \
         } else {                                                                              \
             shmpi_blocking_begin(routine, g->team, false);                                    \
             BLOCKING(__VA_ARGS__);                                                            \
@@ -89,10 +101,10 @@ static void coll_wait(const struct shmpi_group *g, MPI_Request *req)
 /* COLL_RUN of a collective with one count N (`n_` in the arguments). */
 #define COLL_RUN_N(N, BLOCKING, NONBLOCKING, ...)                                             \
     do {                                                                                      \
-        if (shmpi_team_crowded(g->team)) {                                                         \
+        if (shmpi_coll_nonblocking(g->team)) {                                                \
             MPI_Request coll_req_;                                                            \
             CALL_N(N, NONBLOCKING, __VA_ARGS__, &coll_req_);                                  \
-            coll_wait(g, &coll_req_);                                                         \
+            coll_wait(routine, g, &coll_req_);                                                \
         } else {                                                                              \
             shmpi_blocking_begin(routine, g->team, false);                                    \
             CALL_N(N, BLOCKING, __VA_ARGS__);                                                 \
@@ -196,12 +208,12 @@ int shmpi_coll_broadcast_any(const char *routine, const struct shmpi_group *g, v
         }
     }
     /* nbytes and root_dest are the same on every PE, so is the form. */
-    if (shmpi_team_crowded(g->team) || (root_dest && nbytes >= SHMPI_BCAST_OVERLAP_MIN)) {
+    if (shmpi_coll_nonblocking(g->team) || (root_dest && nbytes >= SHMPI_BCAST_OVERLAP_MIN)) {
         MPI_Request req;
         CALL_N(count, MPI_Ibcast, buf, n_, MPI_BYTE, root, g->comm, &req);
         if (copy_after)
             memcpy(dest, source, nbytes); /* MPI may read source meanwhile */
-        coll_wait(g, &req);
+        coll_wait(routine, g, &req);
     } else {
         shmpi_blocking_begin(routine, g->team, false);
         CALL_N(count, MPI_Bcast, buf, n_, MPI_BYTE, root, g->comm);

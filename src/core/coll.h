@@ -137,13 +137,22 @@ static inline void shmpi_copy_short(void *dest, const void *source, size_t n)
         memcpy(d, s, n);
     }
 }
+/* Whether the team's MPI collectives are the nonblocking forms, waited for
+ * in shmpi: for crowded members (a blocking one spins and starves the PEs
+ * it waits for), and where AMOs are messages (a blocking one would leave
+ * them to the progress thread's next turn: every wait serves, see
+ * docs/design.md).  The same on every member, so all pick the same form. */
+static inline bool shmpi_coll_nonblocking(const struct shmpi_team *t)
+{
+    return shmpi_team_crowded(t) || shmpi_amo_by_message();
+}
 /* Whether a collective may go straight to its blocking MPI form: not for
  * crowded members (the nonblocking forms, waited for with yields, are
  * needed there) and not under SHMEM_DEBUG or with a device heap (their
  * checks are needed: no device buffer may reach MPI). */
 static inline bool shmpi_mpi_short_path(const struct shmpi_group *g)
 {
-    return !shmpi_team_crowded(g->team) && !shmpi_g.env.debug && !shmpi_device.size;
+    return !shmpi_coll_nonblocking(g->team) && !shmpi_g.env.debug && !shmpi_device.size;
 }
 /* From this size up a broadcast with a root copy (the team routines) is
  * nonblocking even when blocking ones are chosen, so the root's copy of

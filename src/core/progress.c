@@ -37,21 +37,49 @@
  * thread stays out of MPI while it moves. */
 static atomic_ulong progress_calls;
 
-bool shmpi_progress(void)
+void shmpi_progress_probe(void)
 {
-    atomic_store_explicit(&progress_calls,
-                          atomic_load_explicit(&progress_calls, memory_order_relaxed) + 1,
-                          memory_order_relaxed);
     int flag;
     /* Any entry into the progress engine processes incoming RMA; probing a
      * private communicator is the cheapest (finalize's handshake is its only
      * traffic, and is received there). */
     MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, shmpi_g.comm, &flag, MPI_STATUS_IGNORE);
+}
+
+bool shmpi_progress_test(MPI_Request *req, int *done)
+{
+    atomic_store_explicit(&progress_calls,
+                          atomic_load_explicit(&progress_calls, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    /* One entry into MPI: the request of the wait (or a probe), together
+     * with the AMOs other PEs sent this one (amo_message.c). */
+    bool served = false;
+    if (shmpi_amo_by_message()) {
+        served = shmpi_amo_serve_test(req, done);
+    } else {
+        /* MPI_Test alone serves RMA aimed at this PE far more slowly than a
+         * probe does (benchmarks/RESULTS.md, "Measurements behind design
+         * constants"). */
+        if (req)
+            MPI_Test(req, done, MPI_STATUS_IGNORE);
+        if (!req || !*done)
+            shmpi_progress_probe();
+    }
     /* A PE that waits or polls completes its own deferred AMOs: what it
      * waits for may depend on them. */
     shmpi_amo_drain(false);
-    /* AMOs other PEs sent this one (amo_message.c). */
-    return shmpi_amo_by_message() && shmpi_amo_serve();
+    return served;
+}
+
+bool shmpi_progress(void)
+{
+    return shmpi_progress_test(NULL, NULL);
+}
+
+void shmpi_wait_spinning(MPI_Request *req)
+{
+    for (int done = 0; shmpi_progress_test(req, &done), !done;)
+        ;
 }
 
 static uint64_t now_ns(void)
@@ -105,14 +133,16 @@ static inline void cpu_pause(void)
 #endif
 }
 
-void shmpi_backoff(struct shmpi_waiter *w)
+void shmpi_backoff_test(struct shmpi_waiter *w, MPI_Request *req, int *done)
 {
-    if (shmpi_g.poll_quietly && !w->calls_mpi && ++w->looks % QUIET_LOOKS) {
+    if (!req && shmpi_g.poll_quietly && !w->calls_mpi && ++w->looks % QUIET_LOOKS) {
         cpu_pause();
         return;
     }
-    if (shmpi_progress())
+    if (shmpi_progress_test(req, done))
         w->spins = 0; /* AMOs arrive: keep polling, as a blocking MPI call would */
+    if (req && *done)
+        return;
     if (SHMPI_UNLIKELY(shmpi_g.finalize_phase))
         shmpi_depart_finalizing();
     unsigned n = ++w->spins;
@@ -148,6 +178,11 @@ void shmpi_backoff(struct shmpi_waiter *w)
     nanosleep(&pause, NULL);
 }
 
+void shmpi_backoff(struct shmpi_waiter *w)
+{
+    shmpi_backoff_test(w, NULL, NULL);
+}
+
 /* MPI_Test until done: spinning for up to spin_ns, then a waiting loop
  * (`steady`: the request moves data through this PE, poll it longer). */
 static void wait_request(MPI_Request *req, uint64_t spin_ns, bool steady,
@@ -157,7 +192,7 @@ static void wait_request(MPI_Request *req, uint64_t spin_ns, bool steady,
     if (spin_ns) {
         uint64_t start = now_ns();
         do {
-            MPI_Test(req, &done, MPI_STATUS_IGNORE);
+            shmpi_progress_test(req, &done);
             if (done)
                 return;
         } while (now_ns() - start < spin_ns);
@@ -173,13 +208,11 @@ static void wait_request(MPI_Request *req, uint64_t spin_ns, bool steady,
         waiter.addr = needing->addr;
     }
     for (;;) {
-        MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        /* The request is tested in the turn's one entry into MPI, with the
+         * AMO messages where there are any. */
+        shmpi_backoff_test(&waiter, req, &done);
         if (done)
             return;
-        /* MPI_Test alone serves RMA aimed at this PE far more slowly than a
-         * probe does (benchmarks/RESULTS.md, "Measurements behind design
-         * constants"). */
-        shmpi_backoff(&waiter);
     }
 }
 
@@ -248,7 +281,7 @@ static void *progress_loop(void *arg)
             continue;
         }
         if (shmpi_amo_by_message()) {
-            shmpi_amo_serve();
+            shmpi_amo_serve_test(NULL, NULL);
         } else {
             int flag;
             MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, progress_comm, &flag, MPI_STATUS_IGNORE);

@@ -66,16 +66,9 @@ static atomic_ulong staged_puts;  /* puts staged so far (a quiet frees the ring 
                                      none came during its flush) */
 static pthread_mutex_t staging_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static bool staging_locked(void)
-{
-    return shmpi_g.thread_level == SHMEM_THREAD_MULTIPLE;
-}
-
 static void staged_put(const char *routine, const void *source, int len, int pe, MPI_Aint disp)
 {
-    bool locked = staging_locked();
-    if (locked)
-        pthread_mutex_lock(&staging_lock);
+    shmpi_mt_lock(&staging_lock);
     if (SHMPI_UNLIKELY(!staging))
         staging = shmpi_xmalloc(routine, STAGING_BYTES);
     size_t need = ((size_t)len + STAGING_ALIGN - 1) & ~(size_t)(STAGING_ALIGN - 1);
@@ -92,21 +85,17 @@ static void staged_put(const char *routine, const void *source, int len, int pe,
     memcpy(copy, source, (size_t)len);
     shmpi_rma_put(copy, len, MPI_BYTE, pe, disp, len, MPI_BYTE);
     atomic_fetch_add_explicit(&staged_puts, 1, memory_order_relaxed);
-    if (locked)
-        pthread_mutex_unlock(&staging_lock);
+    shmpi_mt_unlock(&staging_lock);
 }
 
 /* MPI_Win_flush_all runs around this: the ring is free if no put was
  * staged since `before` (read before the flush). */
 static void staging_flushed(unsigned long before)
 {
-    bool locked = staging_locked();
-    if (locked)
-        pthread_mutex_lock(&staging_lock);
+    shmpi_mt_lock(&staging_lock);
     if (atomic_load_explicit(&staged_puts, memory_order_relaxed) == before)
         staging_used = 0;
-    if (locked)
-        pthread_mutex_unlock(&staging_lock);
+    shmpi_mt_unlock(&staging_lock);
 }
 
 /* One contiguous put or get: a CPU copy when the target is mapped here,
@@ -315,45 +304,60 @@ void shmpi_iget(const char *routine, shmem_ctx_t ctx, void *dest, const void *so
     strided(routine, ctx, false, dest, source, dst, sst, bsize, nblocks, elem_size, pe);
 }
 
-/* ---- completion ------------------------------------------------------------------------ */
-void shmpi_quiet(struct shmpi_ctx *ctx)
+/* ---- completion ------------------------------------------------------------------------
+ * A quiet takes a context's mark (mpi_pending) and then flushes.  Under
+ * SHMEM_THREAD_MULTIPLE one quiet at a time does both (flush_mutex, held
+ * over the flush): a thread whose mark another thread's quiet took waits
+ * until that flush has completed its operations, instead of finding the
+ * mark clear and returning at once.  (An operation marks its context
+ * after it is issued, so a flush that follows the taking covers it.) */
+static pthread_mutex_t flush_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+/* What every quiet completes first: the device heap's copies, the deferred
+ * AMOs, the AMO messages, and the stores to mapped peers. */
+static void quiet_common(void)
 {
     shmpi_device_quiet();
     shmpi_amo_drain(true);
     shmpi_amo_message_quiet();
     /* Copies into peers' memory are plain stores: order them first. */
     atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_exchange_explicit(&ctx->mpi_pending, 0, memory_order_acq_rel)) {
+}
+
+/* Flushes every target if *mark was set, clearing it (and `also`). */
+static void flush_marked(atomic_int *mark, atomic_int *also)
+{
+    shmpi_mt_lock(&flush_mutex);
+    if (atomic_exchange_explicit(mark, 0, memory_order_acq_rel)) {
+        if (also)
+            atomic_store(also, 0);
         unsigned long staged = atomic_load_explicit(&staged_puts, memory_order_relaxed);
         shmpi_flush_all();
         staging_flushed(staged);
     }
+    shmpi_mt_unlock(&flush_mutex);
+}
+
+void shmpi_quiet(struct shmpi_ctx *ctx)
+{
+    quiet_common();
+    flush_marked(&ctx->mpi_pending, NULL);
 }
 
 void shmpi_quiet_all(void)
 {
-    shmpi_device_quiet();
-    shmpi_amo_drain(true);
-    shmpi_amo_message_quiet();
-    atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_exchange_explicit(&shmpi_g.mpi_pending_any, 0, memory_order_acq_rel)) {
-        atomic_store(&shmpi_g.ctx_default.mpi_pending, 0);
-        unsigned long staged = atomic_load_explicit(&staged_puts, memory_order_relaxed);
-        shmpi_flush_all();
-        staging_flushed(staged);
-    }
+    quiet_common();
+    flush_marked(&shmpi_g.mpi_pending_any, &shmpi_g.ctx_default.mpi_pending);
 }
 
 void shmpi_pe_quiet(const char *routine, struct shmpi_ctx *ctx, const int *target_pes,
                     size_t npes)
 {
-    shmpi_device_quiet();
-    shmpi_amo_drain(true);
-    shmpi_amo_message_quiet(); /* every PE's, a superset */
-    atomic_thread_fence(memory_order_seq_cst);
-    if (!atomic_load_explicit(&ctx->mpi_pending, memory_order_acquire))
-        return;
+    quiet_common(); /* every PE's AMO messages, a superset */
+    shmpi_mt_lock(&flush_mutex);
     /* Only the listed PEs: the context stays marked for a later quiet. */
-    for (size_t i = 0; i < npes; i++)
-        shmpi_flush(shmpi_team_world_pe(routine, ctx->team, target_pes[i]));
+    if (atomic_load_explicit(&ctx->mpi_pending, memory_order_acquire))
+        for (size_t i = 0; i < npes; i++)
+            shmpi_flush(shmpi_team_world_pe(routine, ctx->team, target_pes[i]));
+    shmpi_mt_unlock(&flush_mutex);
 }

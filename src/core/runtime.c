@@ -91,7 +91,9 @@ bool shmpi_same_on_all_pes(unsigned long value)
     /* One MPI_MAX over (value, ~value): both maxima are ours only if no PE
      * has a larger value or a smaller one. */
     unsigned long mine[2] = {value, ~value}, max[2];
-    MPI_Allreduce(mine, max, 2, MPI_UNSIGNED_LONG, MPI_MAX, shmpi_g.comm);
+    MPI_Request req; /* waited for while serving, as every wait of shmpi */
+    MPI_Iallreduce(mine, max, 2, MPI_UNSIGNED_LONG, MPI_MAX, shmpi_g.comm, &req);
+    shmpi_wait_request(&req);
     return max[0] == value && max[1] == ~value;
 }
 

@@ -14,6 +14,7 @@
 #define SHMPI_INTERNAL_H
 
 #include <mpi.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -149,6 +150,17 @@ static inline int shmpi_symm_segment(const void *addr, size_t len);
  * while it is inside MPI, see docs/design.md, "Progress and waiting");
  * returns whether it served AMOs other PEs sent (amo_message.c). */
 bool shmpi_progress(void);
+/* The same entry into MPI, testing *req in it (*done: whether it completed;
+ * req NULL: a probe alone), so that a wait for a request serves AMO
+ * messages and RMA at the cost of one MPI call a turn. */
+bool shmpi_progress_test(MPI_Request *req, int *done);
+/* Enters MPI's progress engine once (the entry of shmpi_progress when
+ * there are no AMO messages to serve). */
+void shmpi_progress_probe(void);
+/* Waits for a collective's request as MPI's blocking form would, spinning
+ * (a CPU per PE), and serving AMO messages and RMA on every turn: the
+ * collectives' wait where AMOs are messages (coll.c, barrier.c). */
+void shmpi_wait_spinning(MPI_Request *req);
 /* What a wait waits in, for the other PEs to read (diagnose.c).  0: inferred
  * (in a collective when the wait needs a team or a PE, else for MPI). */
 enum shmpi_waits_in {
@@ -198,6 +210,9 @@ static inline void shmpi_waiter_end(struct shmpi_waiter *w)
 }
 #define SHMPI_WAITER(name) struct shmpi_waiter name __attribute__((cleanup(shmpi_waiter_end)))
 void shmpi_backoff(struct shmpi_waiter *w);
+/* The same for a wait for *req: the turn's entry into MPI tests it; the
+ * turn ends at once when *done. */
+void shmpi_backoff_test(struct shmpi_waiter *w, MPI_Request *req, int *done);
 /* ---- departures (depart.c) ---- */
 /* The routine named when a wait finds that a PE it needs left. */
 extern _Thread_local const char *shmpi_depart_routine;
@@ -347,6 +362,12 @@ void shmpi_check_cmp(const char *routine, int cmp);
 void shmpi_barrier_comm(MPI_Comm comm, const struct shmpi_waiter *needing);
 /* Barrier over all PEs (shared memory within a node); no quiet. */
 void shmpi_sync_world(const char *routine);
+/* The PEs world_pe[0..n-1] (this one among them) meet, serving AMO
+ * messages while they wait, before a blocking MPI call that has no
+ * nonblocking form (MPI_Comm_create_group): its first members would
+ * otherwise leave the AMOs aimed at them to the progress thread until the
+ * last one came.  Only where AMOs are messages; elsewhere nothing. */
+void shmpi_barrier_members(const int *world_pe, int n);
 /* shmem_barrier_all: quiet, then shmpi_sync_world. */
 void shmpi_barrier_all(const char *routine);
 
@@ -458,9 +479,26 @@ struct shmpi_blocking {
     const char *_Atomic routine;
 };
 extern struct shmpi_blocking shmpi_blocking;
+/* A mutex taken only where the program's threads may call shmpi at once
+ * (SHMEM_THREAD_MULTIPLE); below that level one thread at a time calls it,
+ * and the lock would cost the single-threaded paths time for nothing. */
+static inline bool shmpi_threads_concurrent(void)
+{
+    return SHMPI_UNLIKELY(shmpi_g.thread_level == SHMEM_THREAD_MULTIPLE);
+}
+static inline void shmpi_mt_lock(pthread_mutex_t *m)
+{
+    if (shmpi_threads_concurrent())
+        pthread_mutex_lock(m);
+}
+static inline void shmpi_mt_unlock(pthread_mutex_t *m)
+{
+    if (shmpi_threads_concurrent())
+        pthread_mutex_unlock(m);
+}
 static inline void shmpi_blocking_count(atomic_ulong *counter)
 {
-    if (SHMPI_UNLIKELY(shmpi_g.thread_level == SHMEM_THREAD_MULTIPLE))
+    if (shmpi_threads_concurrent())
         atomic_fetch_add_explicit(counter, 1, memory_order_release);
     else
         atomic_store_explicit(counter, atomic_load_explicit(counter, memory_order_relaxed) + 1,

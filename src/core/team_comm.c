@@ -85,6 +85,7 @@ MPI_Comm shmpi_team_comm(const char *routine, struct shmpi_team *parent, const i
     MPI_Comm comm;
     MPI_Comm_group(parent->comm, &parent_group);
     MPI_Group_incl(parent_group, n, members, &group);
+    shmpi_barrier_members(world, n);
     MPI_Comm_create_group(parent->comm, group, (int)(h % 32000), &comm);
     MPI_Group_free(&group);
     MPI_Group_free(&parent_group);
