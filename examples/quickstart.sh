@@ -96,9 +96,9 @@ cat _build/ring.out >> "$log"
 
 cat <<EOF
 quickstart: done in $(seconds "$begin"); the log is _build/quickstart.log
-  shmpi is installed in $top/_install (built in _build): bin/oshcc, oshc++,
-  oshrun, shmpi_info; include/shmem.h; lib/libshmpi; share/man (indexed for
-  man -k where man-db is installed); share/doc/shmpi (README, docs, examples).
+shmpi is installed in $top/_install (built in _build):
+  bin: oshcc, oshc++, oshrun, shmpi_info; include: shmem.h, shmemx.h; lib: libshmpi
+  share/man (indexed for man -k where man-db is installed); share/doc/shmpi
 Next:
   export PATH=$top/_install/bin:\$PATH MANPATH=$top/_install/share/man:
   oshcc examples/ring.c -o ring && oshrun -n 4 ./ring
