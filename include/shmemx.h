@@ -11,17 +11,21 @@ extern "C" {
 #endif
 
 /* ---- MPI interoperability ---------------------------------------------------------
- * Declared only when mpi.h was included before this header (MPI_VERSION is
- * defined), so that shmemx.h itself never needs mpi.h.
- *
  * shmemx_team_get_mpi_comm: sets *comm to the MPI communicator of `team`,
  * whose rank of each PE is its PE number in the team.  The communicator
  * belongs to the team: it is valid until the team is destroyed (or
  * shmem_finalize for SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED) and must not
  * be freed; MPI_Comm_dup it to keep one.  Returns 0, or nonzero with
- * *comm = MPI_COMM_NULL when team is SHMEM_TEAM_INVALID. */
+ * *comm = MPI_COMM_NULL when team is SHMEM_TEAM_INVALID.
+ *
+ * shmemx.h never includes mpi.h.  When mpi.h came first (MPI_VERSION is
+ * defined), comm is declared as what it is, an MPI_Comm *; otherwise as a
+ * void *, which takes an MPI_Comm * unchanged in C and C++, so that the
+ * routine is declared whichever header a program includes first. */
 #if defined(MPI_VERSION)
 int shmemx_team_get_mpi_comm(shmem_team_t team, MPI_Comm *comm);
+#else
+int shmemx_team_get_mpi_comm(shmem_team_t team, void *comm);
 #endif
 
 /* ---- the device heap: symmetric memory in GPU memory (docs/device-heap.md) ---------

@@ -2,7 +2,7 @@
 # What a site gets from `make install`, checked at PREFIX: the wrappers'
 # -show/-showme/-showme:compile/-showme:link/--help, oshrun's usage and its
 # note without -n, shmpi_info --version and --parsable, man pages through
-# `man -M PREFIX/share/man`, the documents and example programs in
+# `man -M PREFIX/share/man` and their index (`man -k`), the documents and example programs in
 # share/doc/shmpi, and the program of tests/install built against the
 # install by its two projects and run on 2 and 4 PEs: make with pkg-config,
 # and CMake with find_package(shmpi CONFIG).
@@ -81,6 +81,14 @@ if command -v man >/dev/null; then
         env MANWIDTH=200 man -M "$prefix/share/man" shmem_long_put_nbi
     expect "man shmemx_device_malloc shows its example" "shmemx_device_malloc\(N \* sizeof" \
         env MANWIDTH=200 man -M "$prefix/share/man" shmemx_device_malloc
+    # the index make install makes with mandb, where man-db is installed
+    if command -v mandb >/dev/null; then
+        expect "man -k shmem_put lists the pages (make install ran mandb)" "^shmem_put \(3\) +- copy" \
+            man -M "$prefix/share/man" -k shmem_put
+        expect "whatis shmem_put_nbi" "^shmem_put_nbi \(3\) +- copy" whatis -M "$prefix/share/man" shmem_put_nbi
+    else
+        echo "skip man -k: no mandb, so make install made no index (Debian: man-db)"
+    fi
 else
     fail "man not found (Debian: apt-get install man-db)"
 fi

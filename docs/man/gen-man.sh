@@ -12,7 +12,8 @@
 # sized, ctx or _nbi form belongs to the page of its plain name
 # (shmem_long_put_nbi, shmem_ctx_put8 and shmem_putmem are on shmem_put(3)),
 # and every routine that is not its page's name gets a page ".so
-# man3/PAGE.3".
+# man3/PAGE.3", as does a C11 type-generic name that is no routine
+# (shmem_put_nbi links to shmem_put(3)).
 #
 # What a page says is written once, in docs/man/pages/CHAPTER.txt (the
 # format is at the top of docs/man/pages/rma.txt): its summary, description,
@@ -58,7 +59,8 @@ awk -F '\t' -v out="$out" -v version="$version" -v date="$date" -v examples="$ma
 function fail(msg) { print "gen-man.sh: " msg > "/dev/stderr"; bad = 1 }
 FILENAME == ARGV[1] { ntypes++; tname[ntypes] = $1; ctype[$1] = $2; next }
 FILENAME == ARGV[2] { generic[$0] = 1; next }
-FILENAME == ARGV[3] { page_line($1, substr($0, length($1) + 2)); next }
+FILENAME == ARGV[3] { specclass[$2] = ($1 ~ /^deprecated/ ? "dep" : "std"); next }
+FILENAME == ARGV[4] { page_line($1, substr($0, length($1) + 2)); next }
 { declaration($0) }
 
 # ---- the page texts -----------------------------------------------------------
@@ -181,60 +183,115 @@ function troff_code(line) {
 # ---- the synopsis: shapes of the declarations of a page --------------------------
 # A shape is a declaration with its type name (TYPENAME, TYPE) or size (SIZE)
 # generalized: shmem_TYPENAME_put(TYPE *dest, ...) stands for every typed put.
-function synopsis(page, list, m,    i, name, t, key, nk, keys, k, j, decl, c11, sizes, nsets, sets, nt, tl, q, line, g, hdr) {
-    nk = 0; c11 = ""; sizes = ""; nsets = 0
+# Each routine is of a class: "std" (a routine of OpenSHMEM 1.6), "dep" (one
+# 1.6 lists as deprecated) or "ext" (one 1.6 does not define), from the
+# list of the specification, tests/api/openshmem-1.6-c-api.txt (shmemx.h
+# has pages of its own, counted as "std" here).  The synopsis shows each
+# class in a subsection of its own, C11 then C, with the types or sizes of
+# each shape in that class: tests/man_spec.test reads the names back from
+# the page and compares them with the list.
+function class_of(name) {
+    if (chapter_of[name] == "shmemx") return "std"
+    if (name in specclass) return specclass[name]
+    return "ext"
+}
+# A prototype broken at its commas into lines of at most 72 characters (79
+# where man indents them), the continuations under its first parameter.
+function wrap(decl,    open, rest, p, np, j, piece, line, out, ind) {
+    if (length(decl) <= 72) return decl
+    open = index(decl, "("); rest = substr(decl, open + 1); sub(/\);$/, "", rest)
+    np = split(rest, p, /, /)
+    ind = ""; for (j = open <= 40 ? open : 8; j > 0; j--) ind = ind " "
+    line = substr(decl, 1, open); out = ""
+    for (j = 1; j <= np; j++) {
+        piece = p[j] (j < np ? "," : ");")
+        if (line ~ /\($/) line = line piece
+        else if (length(line) + 1 + length(piece) <= 72) line = line " " piece
+        else { out = out line "\n"; line = ind piece }
+    }
+    return out line
+}
+# The types of a list "t1 t2 ...", as the synopsis says them.
+function type_list(set,    tl, nt, q, line) {
+    nt = split(set, tl, / /) - 1; line = ""
+    for (q = 1; q <= nt; q++)
+        line = line (q > 1 ? ", " : "") (shown_type(ctype[tl[q]]) == tl[q] ? tl[q] : tl[q] " (" shown_type(ctype[tl[q]]) ")")
+    return line
+}
+function size_list(set,    tl, k, q, line) {
+    k = split(set, tl, / /) - 1; line = tl[1]
+    for (q = 2; q <= k; q++) line = line (q < k ? ", " : " or ") tl[q]
+    return line
+}
+function synopsis(page, list, m,    i, name, t, key, nk, keys, k, j, decl, c, cls, c11, nb, bset, bprotos, bkind, set, g, hdr, best, title, subs, kind) {
+    nk = 0
+    delete kmember; delete kfirst; delete kt; delete ks; delete kcls; delete ktyped; delete ksized
     for (i = 1; i < m; i++) {
-        name = list[i]; t = typename_of(name)
+        name = list[i]; t = typename_of(name); cls = class_of(name)
         if (t != "") {
             key = name; sub("_" t "_", "_TYPENAME_", key)
+            ktyped[key] = 1; kt[key, cls] = kt[key, cls] t " "
         } else if (match(name, /^shmem_(ctx_)?(put|get|iput|iget|ibput|ibget|collect|fcollect|broadcast|alltoall|alltoalls)(8|16|32|64|128)(_|$)/)) {
             key = name; sub(/(8|16|32|64|128)/, "SIZE", key)
             t = substr(name, RSTART, RLENGTH); sub(/^shmem_(ctx_)?[a-z]+/, "", t); sub(/_$/, "", t)
-            if (index(" " ksize[key] " ", " " t " ") == 0) ksize[key] = ksize[key] (ksize[key] == "" ? "" : " ") t
-            t = ""
-        } else key = name
+            ksized[key] = 1; ks[key, cls] = ks[key, cls] t " "
+        } else { key = name; kcls[key, cls] = 1 }
         if (!(key in kmember)) { keys[++nk] = key; kfirst[key] = name }
         kmember[key] = kmember[key] name " "
-        if (t != "") ktypes[key] = ktypes[key] t " "
     }
-    proto = ""
-    for (k = 1; k <= nk; k++) {
-        key = keys[k]; decl = decl_of[kfirst[key]]
-        if (ktypes[key] != "") decl = generalize(key)
-        else if (key ~ /SIZE/) decl = generic_decl(decl, key)
-        proto = proto decl "\n"
-        if (key ~ /SIZE/ && index(sizes, ksize[key]) == 0) sizes = sizes (sizes == "" ? "" : " ") ksize[key]
-        if (ktypes[key] != "") {
-            for (j = 1; j <= nsets && sets[j] != ktypes[key]; j++) ;
-            if (j > nsets) sets[++nsets] = ktypes[key]
+    # each class: the C11 forms of its shapes, and its C shapes in blocks
+    # that share their types (or sizes), each block followed by them
+    subs = 0
+    for (c = 1; c <= 3; c++) {
+        cls = c == 1 ? "std" : c == 2 ? "dep" : "ext"
+        c11[cls] = ""; nb = 0
+        for (k = 1; k <= nk; k++) {
+            key = keys[k]; decl = decl_of[kfirst[key]]
+            if (ktyped[key]) { set = kt[key, cls]; if (set == "") continue; decl = generalize(key); kind = "T" }
+            else if (ksized[key]) { set = ks[key, cls]; if (set == "") continue; decl = generic_decl(decl, key); kind = "S" }
+            else { if (!((key, cls) in kcls)) continue; set = ""; kind = "" }
+            for (j = 1; j <= nb && !(bkind[j] == kind && bset[j] == set); j++) ;
+            if (j > nb) { nb++; bkind[nb] = kind; bset[nb] = set; bprotos[nb] = "" }
+            bprotos[j] = bprotos[j] wrap(decl) "\n"
+            # its type-generic form, in the best class of the shape: without
+            # ctx_ and TYPENAME_, when C11 has that name
+            if (ktyped[key]) best = kt[key, "std"] != "" ? "std" : kt[key, "dep"] != "" ? "dep" : "ext"
+            else if (ksized[key]) best = ks[key, "std"] != "" ? "std" : ks[key, "dep"] != "" ? "dep" : "ext"
+            else best = cls
+            g = key; sub(/^shmem_ctx_/, "shmem_", g); sub(/TYPENAME_/, "", g)
+            if (best == cls && g in generic && (ktyped[key] || g != key)) c11[cls] = c11[cls] wrap(generic_decl(decl, g)) "\n"
         }
-        # its type-generic form: without ctx_ and TYPENAME_, when C11 has that name
-        g = key; sub(/^shmem_ctx_/, "shmem_", g); sub(/TYPENAME_/, "", g)
-        if (g in generic && (ktypes[key] != "" || g != key)) c11 = c11 generic_decl(decl, g) "\n"
+        nblocks_of[cls] = nb
+        for (j = 1; j <= nb; j++) { blk_kind[cls, j] = bkind[j]; blk_set[cls, j] = bset[j]; blk_protos[cls, j] = bprotos[j] }
+        if (cls != "std" && (nb || c11[cls] != "")) subs = 1
     }
-    c11 = c11 c11extra[page]
+    if (c11extra[page] != "") {
+        k = split(c11extra[page], hdr, "\n")
+        for (i = 1; i < k; i++) c11["std"] = c11["std"] wrap(hdr[i]) "\n"
+    }
+    if (c11["std"] != "") subs = 1
     print ".SH SYNOPSIS" > file
     print ".nf" > file
     if (page in include) { k = split(include[page], hdr, / +/); for (i = 1; i <= k; i++) print ".B #include " hdr[i] > file }
     else print ".B #include <shmem.h>" > file
     print ".fi" > file
-    if (c11 != "") {
-        print ".SS C11 (type-generic; in C++ the same names are overloads)" > file
-        print ".nf" > file; printf "%s", c11 > file; print ".fi" > file
-        print ".SS C" > file
-    } else print ".PP" > file
-    print ".nf" > file; printf "%s", proto > file; print ".fi" > file
-    for (j = 1; j <= nsets; j++) {
-        nt = split(sets[j], tl, / /) - 1; line = ""
-        for (q = 1; q <= nt; q++)
-            line = line (q > 1 ? ", " : "") (shown_type(ctype[tl[q]]) == tl[q] ? tl[q] : tl[q] " (" shown_type(ctype[tl[q]]) ")")
-        print ".PP" > file
-        print (j > 1 ? "For the other typed forms, TYPENAME is one of " : "TYPENAME (with TYPE where it differs) is one of ") line "." > file
-    }
-    if (sizes != "") {
-        k = split(sizes, tl, / /); line = tl[1]
-        for (q = 2; q <= k; q++) line = line (q < k ? ", " : " or ") tl[q]
-        print ".PP\nSIZE is " line " (bits per element)." > file
+    for (c = 1; c <= 3; c++) {
+        cls = c == 1 ? "std" : c == 2 ? "dep" : "ext"
+        title = cls == "std" ? "" : cls == "dep" ? ", deprecated" : ", beyond OpenSHMEM 1.6"
+        if (c11[cls] != "") {
+            print ".SS C11" (cls == "std" ? " (type-generic; in C++ the same names are overloads)" : title) > file
+            print ".nf" > file; printf "%s", c11[cls] > file; print ".fi" > file
+        }
+        if (nblocks_of[cls] == 0) continue
+        print (subs ? ".SS C" title : ".PP") > file
+        for (j = 1; j <= nblocks_of[cls]; j++) {
+            if (j > 1) print ".PP" > file
+            print ".nf" > file; printf "%s", blk_protos[cls, j] > file; print ".fi" > file
+            if (blk_kind[cls, j] == "T") print ".PP\nTYPENAME (with TYPE where it differs) is one of " type_list(blk_set[cls, j]) "." > file
+            if (blk_kind[cls, j] == "S") print ".PP\nSIZE is " size_list(blk_set[cls, j]) " (bits per element)." > file
+        }
+        if (cls == "dep") print ".PP\nOpenSHMEM 1.6 deprecates these forms; it still defines them, for old programs." > file
+        if (cls == "ext") print ".PP\nshmpi adds these forms; OpenSHMEM 1.6 does not define them, so a portable program does not use them." > file
     }
 }
 # A declaration with its routine name replaced by `g`.
@@ -277,13 +334,15 @@ END {
         m = split(members[page], list, "\n")
         # every argument of its declarations is described, and only those;
         # shown in the order of the declarations (a parameter another form
-        # adds goes after the one it follows there), ctx first
-        delete used; na = 0
+        # adds goes after the one it follows there), ctx first where a form
+        # takes it first (not shmem_ctx_create(options, ctx))
+        delete used; na = 0; ctxfirst = 0
         for (i = 1; i < m; i++) {
             np = params(decl_of[list[i]], pl); after = 0
             for (j = 1; j <= np; j++) {
                 a = param_name(pl[j])
                 if (a == "...") continue
+                if (j == 1 && a == "ctx") ctxfirst = 1
                 if (!(a in used)) {
                     for (q = na; q > after; q--) al[q + 1] = al[q]
                     al[after + 1] = a; na++
@@ -293,7 +352,7 @@ END {
                 for (after = 1; al[after] != a; after++) ;
             }
         }
-        for (i = 2; i <= na; i++) if (al[i] == "ctx") { for (q = i; q > 1; q--) al[q] = al[q - 1]; al[1] = "ctx" }
+        for (i = 2; i <= na && ctxfirst; i++) if (al[i] == "ctx") { for (q = i; q > 1; q--) al[q] = al[q - 1]; al[1] = "ctx" }
         k = split(args[page], described, / /) - 1
         for (i = 1; i <= k; i++) if (!(described[i] in used)) fail(source[page] ": " page ": @arg " described[i] " is no argument of its routines")
         file = out "/man3/" page ".3"
@@ -342,8 +401,17 @@ END {
             close(link)
         }
     }
+    # a C11 type-generic name that is no routine (shmem_put_nbi, ...): a
+    # link to the page of its family, which shows it
+    for (g in generic) {
+        page = family(g)
+        if ((g in seen) || (g in members) || !(page in members)) continue
+        link = out "/man3/" g ".3"
+        print ".so man3/" page ".3" > link
+        close(link)
+    }
     exit bad
-}' "$work/types" "$work/generics" "$work/pages" "$work/decls"
+}' "$work/types" "$work/generics" "$src/tests/api/openshmem-1.6-c-api.txt" "$work/pages" "$work/decls"
 
 # shmpi(7), with the environment table; oshcc(1), oshrun(1), shmpi_info(1).
 awk -f "$src/tools/env_table.awk" "$src/src/core/env.c" | awk -F '\t' '{

@@ -179,8 +179,9 @@ int shmpi_coll_broadcast_any(const char *routine, const struct shmpi_group *g, v
                              const void *source, size_t nbytes, int root, bool root_dest)
 {
     if (root < 0 || root >= g->n_pes)
-        shmpi_abort(routine, "PE_root %d is not a PE of the team (0 to %d)", root,
-                    g->n_pes - 1);
+        shmpi_abort_together(routine, g->my_pe == 0,
+                             "PE_root %d is not a PE of the team (0 to %d)", root,
+                             g->n_pes - 1);
     if (nbytes == 0)
         return 0;
     if (shmpi_device_coll_staged(dest, source))
@@ -355,7 +356,8 @@ int shmpi_coll_alltoalls(const char *routine, const struct shmpi_group *g, void 
                          size_t elem_size)
 {
     if (dst < 1 || sst < 1)
-        shmpi_abort(routine, "strides dst %td and sst %td must be at least 1", dst, sst);
+        shmpi_abort_together(routine, g->my_pe == 0,
+                             "strides dst %td and sst %td must be at least 1", dst, sst);
     if (nelems == 0)
         return 0;
     if (dst == 1 && sst == 1)

@@ -6,6 +6,7 @@
 #include "cuda_driver.h"
 
 #include <dlfcn.h>
+#include <stdio.h>
 
 struct shmpi_cuda shmpi_cuda;
 
@@ -15,12 +16,15 @@ void shmpi_cuda_load(const char *routine)
         return;
     const char *name = shmpi_g.env.cuda_library;
     void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    char problem[512];
     if (!library)
-        shmpi_abort(routine,
-                    "SHMPI_DEVICE_HEAP_SIZE asks for a device heap but the CUDA driver "
-                    "\"%s\" cannot be loaded (%s); install the NVIDIA driver, set "
-                    "SHMPI_CUDA_LIBRARY to its libcuda.so.1, or unset SHMPI_DEVICE_HEAP_SIZE",
-                    name, dlerror());
+        snprintf(problem, sizeof problem,
+                 "SHMPI_DEVICE_HEAP_SIZE asks for a device heap but the CUDA driver "
+                 "\"%s\" cannot be loaded (%s); install the NVIDIA driver, set "
+                 "SHMPI_CUDA_LIBRARY to its libcuda.so.1, or unset SHMPI_DEVICE_HEAP_SIZE",
+                 name, dlerror());
+    /* every PE loads it at start-up: a driver missing everywhere is said once */
+    shmpi_end_if_any(routine, library ? NULL : problem);
 #define SHMPI_CUDA_LOOKUP(MEMBER, SYMBOL, PARAMS)                                             \
     *(void **)&shmpi_cuda.MEMBER = dlsym(library, SYMBOL);                                    \
     if (!shmpi_cuda.MEMBER)                                                                   \

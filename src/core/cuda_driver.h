@@ -64,7 +64,8 @@ extern struct shmpi_cuda shmpi_cuda;
 
 /* Loads SHMPI_CUDA_LIBRARY and every entry point, and calls cuInit; a
  * missing library or symbol, or a failing cuInit, ends the job with one
- * line naming the library and the variable to set.  The library stays
+ * line naming the library and the variable to set.  Collective (every PE
+ * calls it in shmem_init): a library no PE can load is said once, by PE 0.  The library stays
  * loaded until the process ends (a later shmem_init finds it). */
 void shmpi_cuda_load(const char *routine);
 /* Ends the job if `result` is not CUDA_SUCCESS: "ROUTINE: CALL failed:

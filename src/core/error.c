@@ -124,6 +124,24 @@ void shmpi_abort(const char *routine, const char *fmt, ...)
     exit(1);
 }
 
+void shmpi_abort_together(const char *routine, bool speaker, const char *fmt, ...)
+{
+    /* The others give the speaker's MPI_Abort time to end them; one that
+     * still runs after it (the speaker found nothing) says its own line. */
+    if (!speaker) {
+        struct timespec pause = {2, 0};
+        while (nanosleep(&pause, &pause) != 0)
+            ;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vreport("", routine, fmt, ap);
+    va_end(ap);
+    let_message_out();
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    exit(1);
+}
+
 /* From the departure watch thread, while the program's thread is inside a
  * blocking MPI call.  MPI_Abort is what tears down a job that spans nodes
  * (Hydra does not kill the others when a PE there merely exits); at a

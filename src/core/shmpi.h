@@ -64,6 +64,12 @@
  * ends through MPI_Abort with status 1. */
 _Noreturn void shmpi_abort(const char *routine, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A collective's argument that every member passes alike and is wrong (a
+ * PE_root out of range): the `speaker` (the team's first PE) says it and
+ * ends the job at once; the others wait 2 s for that and say their own
+ * line only if they still run.  Not collective: no PE waits for another. */
+_Noreturn void shmpi_abort_together(const char *routine, bool speaker, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Collective over shmpi_g.comm, at a point every PE reaches (start-up):
  * `problem` is what this PE found wrong, or NULL.  When every PE found the
  * same problem, PE 0 prints it once and every PE exits with status 1

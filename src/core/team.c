@@ -347,18 +347,18 @@ struct shmpi_group shmpi_aset_group(const char *routine, int start, int log_stri
     shmpi_check_ready(routine);
     int n = shmpi_g.n_pes, me = shmpi_g.my_pe;
     if (start < 0 || start >= n || log_stride < 0 || log_stride > 30 || size < 1)
-        shmpi_abort(routine,
-                    "active set PE_start %d, logPE_stride %d, PE_size %d is not valid "
-                    "(%d PEs; PE_start from 0 to %d, logPE_stride from 0 to 30, PE_size "
-                    "at least 1)",
-                    start, log_stride, size, n, n - 1);
+        shmpi_abort_together(routine, me == (start >= 0 && start < n ? start : 0),
+                             "active set PE_start %d, logPE_stride %d, PE_size %d is not "
+                             "valid (%d PEs; PE_start from 0 to %d, logPE_stride from 0 to "
+                             "30, PE_size at least 1)",
+                             start, log_stride, size, n, n - 1);
     long stride = 1L << log_stride;
     long last = start + stride * (size - 1);
     if (last >= n)
-        shmpi_abort(routine,
-                    "active set PE_start %d, logPE_stride %d, PE_size %d reaches PE %ld, "
-                    "but there are %d PEs",
-                    start, log_stride, size, last, n);
+        shmpi_abort_together(routine, me == start,
+                             "active set PE_start %d, logPE_stride %d, PE_size %d reaches PE "
+                             "%ld, but there are %d PEs",
+                             start, log_stride, size, last, n);
     long d = (long)me - start;
     if (d < 0 || d % stride != 0 || d / stride >= size)
         shmpi_abort(routine,

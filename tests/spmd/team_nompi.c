@@ -1,6 +1,8 @@
-/* shmemx.h compiles without mpi.h: shmemx_team_get_mpi_comm is declared
- * only after mpi.h (this file would not compile if it were declared, since
- * it gives the name to a variable). */
+/* shmemx.h stands alone: without mpi.h, shmemx_team_get_mpi_comm is still
+ * declared (its comm a void *), so a program that includes shmemx.h first,
+ * or only, calls it without an implicit declaration; and shmemx.h does not
+ * pull in mpi.h.  The communicator is written into storage as large as any
+ * MPI's MPI_Comm (an int in MPICH, a pointer in Open MPI). */
 #include <shmemx.h>
 
 #include "testlib.h"
@@ -9,12 +11,19 @@
 #error "shmemx.h must not pull in mpi.h"
 #endif
 
-static int shmemx_team_get_mpi_comm = 1; /* free name without mpi.h */
-
 int main(void)
 {
+    union {
+        long long word;
+        void *pointer;
+        unsigned char bytes[16];
+    } comm;
     shmem_init();
-    CHECK(shmemx_team_get_mpi_comm == 1, "name in use");
+    memset(&comm, 0xa5, sizeof comm);
+    CHECK(shmemx_team_get_mpi_comm(SHMEM_TEAM_WORLD, &comm) == 0, "world comm");
+    CHECK(comm.bytes[0] != 0xa5 || comm.bytes[1] != 0xa5 || comm.bytes[2] != 0xa5,
+          "the world communicator was not written");
+    CHECK(shmemx_team_get_mpi_comm(SHMEM_TEAM_INVALID, &comm) != 0, "invalid team gave 0");
     CHECK(shmem_team_n_pes(SHMEM_TEAM_WORLD) == shmem_n_pes(), "n_pes");
     shmem_team_sync(SHMEM_TEAM_WORLD);
     test_passed("team_nompi");
