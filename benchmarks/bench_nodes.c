@@ -16,6 +16,18 @@
  *               MPI_Win_flush
  *   put rate    as osu_oshm_put_mr: 500 blocking puts of 8 B (4 KiB), then
  *               shmem_quiet | 500 MPI_Put + MPI_Win_flush; per put
+ *   the target's wait
+ *               fetch_add to a target that waits, as osu_oshm_atomics'
+ *               target does, in each kind of wait: the target calls the wait at
+ *               once and the origin joins it after its operations, so it ends
+ *               each timed batch: a barrier, a team reduction, a broadcast, a
+ *               collect, an alltoall, an active-set reduction (shmem_TYPE_sum_to_all
+ *               of all PEs), wait_until (the origin sets the word last), and
+ *               computing (a loop that calls nothing; the origin's last AMO sets
+ *               the word it reads); put and get 8 B to a target in a reduction.
+ *               The raw rows' target waits in the blocking
+ *               MPI collective of the same kind (MPI_Barrier for wait_until);
+ *               a computing raw MPI target would never complete them: no row.
  *
  * PEs form pairs (i, i + npes/2); the first of each pair is the origin.  Run
  * it with one PE per node (benchmarks/run.sh -N, tests/launch-nodes.sh 2x1);
@@ -31,6 +43,20 @@
 #define RATE_PUTS 500   /* puts per quiet (osu_oshm_put_mr) */
 #define RATE_MAX 4096   /* the largest rate row's message */
 
+/* What the target waits in while the origin works (the rows of "the
+ * target's wait"). */
+enum meet {
+    MEET_NONE, /* the harness's: shmem_barrier_all, or MPI_Barrier for raw rows */
+    MEET_BARRIER,
+    MEET_REDUCE,
+    MEET_BROADCAST,
+    MEET_COLLECT,
+    MEET_ALLTOALL,
+    MEET_ACTIVE_SET,
+    MEET_WAIT_UNTIL,
+    MEET_COMPUTING
+};
+
 struct side {
     long *words;          /* symmetric array of WORDS (the target's copy is used) */
     char *sym;            /* symmetric buffer of RATE_MAX bytes */
@@ -40,7 +66,15 @@ struct side {
     size_t size;          /* bytes per put / get */
     long next;            /* the next fresh word */
     long seed;
+    bool origin;
+    enum meet meet;
+    long *coll;           /* symmetric: MEET_WORDS longs per PE, twice (source, dest) */
+    long *psync;          /* symmetric pSync of SHMEM_REDUCE_SYNC_SIZE (active set) */
+    long *pwrk;           /* symmetric pWrk of SHMEM_REDUCE_MIN_WRKDATA_SIZE */
+    long *flag;           /* symmetric word the origin sets last (wait_until, computing) */
+    long meetings;        /* how many meetings this side made so far */
 };
+#define MEET_WORDS 1
 
 static volatile long sink;
 
@@ -166,6 +200,105 @@ static void add_shmpi(void *arg, long n)
     shmem_quiet();
 }
 
+/* ---- the target's wait ------------------------------------------------------------------ */
+/* shmpi's side of a meeting: the target enters it at once, the origin after
+ * its operations. */
+static void meet_shmpi(struct side *s)
+{
+    long n = shmem_n_pes(), *src = s->coll, *dst = s->coll + n * MEET_WORDS;
+    long seq = ++s->meetings;
+    switch (s->meet) {
+    case MEET_NONE: break;
+    case MEET_BARRIER: shmem_barrier_all(); break;
+    case MEET_REDUCE: shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, MEET_WORDS); break;
+    case MEET_BROADCAST: shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, MEET_WORDS, 0); break;
+    case MEET_COLLECT: shmem_long_collect(SHMEM_TEAM_WORLD, dst, src, MEET_WORDS); break;
+    case MEET_ALLTOALL: shmem_long_alltoall(SHMEM_TEAM_WORLD, dst, src, MEET_WORDS); break;
+    case MEET_ACTIVE_SET:
+        shmem_long_sum_to_all(dst, src, MEET_WORDS, 0, 0, (int)n, s->pwrk, s->psync);
+        break;
+    case MEET_WAIT_UNTIL:
+        if (s->origin)
+            shmem_long_atomic_set(s->flag, seq, s->pe);
+        else
+            shmem_long_wait_until(s->flag, SHMEM_CMP_GE, seq);
+        break;
+    case MEET_COMPUTING:
+        if (s->origin) {
+            shmem_long_atomic_set(s->flag, seq, s->pe);
+        } else {
+            /* Computing: nothing of shmpi's or MPI's is called. */
+            for (volatile long spin = 0;
+                 __atomic_load_n(s->flag, __ATOMIC_ACQUIRE) < seq; spin++)
+                ;
+        }
+        break;
+    }
+}
+
+/* The same for the raw MPI rows: the blocking MPI collective of its kind. */
+static void meet_mpi(struct side *s)
+{
+    long src[64] = {0}, dst[64];
+    MPI_Comm comm = bench_job.comm;
+    switch (s->meet) {
+    case MEET_REDUCE:
+    case MEET_ACTIVE_SET: MPI_Allreduce(src, dst, MEET_WORDS, MPI_LONG, MPI_SUM, comm); break;
+    case MEET_BROADCAST: MPI_Bcast(src, MEET_WORDS, MPI_LONG, 0, comm); break;
+    case MEET_COLLECT: MPI_Allgather(src, MEET_WORDS, MPI_LONG, dst, MEET_WORDS, MPI_LONG, comm); break;
+    case MEET_ALLTOALL: MPI_Alltoall(src, MEET_WORDS, MPI_LONG, dst, MEET_WORDS, MPI_LONG, comm); break;
+    default: MPI_Barrier(comm); break;
+    }
+}
+
+static void fadd_meet_shmpi(void *arg, long n)
+{
+    struct side *s = arg;
+    if (s->origin)
+        amo_shmpi(s, n, FETCH_ADD);
+    meet_shmpi(s);
+}
+
+static void fadd_meet_mpi(void *arg, long n)
+{
+    struct side *s = arg;
+    if (s->origin)
+        amo_mpi(s, n, FETCH_ADD);
+    meet_mpi(s);
+}
+
+static void put_meet_shmpi(void *arg, long n)
+{
+    struct side *s = arg;
+    if (s->origin)
+        put_shmpi(s, n);
+    meet_shmpi(s);
+}
+
+static void put_meet_mpi(void *arg, long n)
+{
+    struct side *s = arg;
+    if (s->origin)
+        rma_mpi(s, n, true);
+    meet_mpi(s);
+}
+
+static void get_meet_shmpi(void *arg, long n)
+{
+    struct side *s = arg;
+    if (s->origin)
+        get_shmpi(s, n);
+    meet_shmpi(s);
+}
+
+static void get_meet_mpi(void *arg, long n)
+{
+    struct side *s = arg;
+    if (s->origin)
+        rma_mpi(s, n, false);
+    meet_mpi(s);
+}
+
 /* ---- put rate ------------------------------------------------------------------------------ */
 static void rate_shmpi(void *arg, long n)
 {
@@ -194,32 +327,54 @@ struct row {
     size_t size;
     int per_call;
     bool fresh;   /* fresh words before each timed run */
-    double limit; /* target: shmpi time / raw MPI time at most this */
+    double limit; /* target: shmpi time / raw MPI time at most this (0: none) */
+    enum meet meet; /* MEET_NONE: the target runs nothing (waits in the harness) */
 };
 
 static const struct row rows[] = {
     {"put 8 B", "put 8 B: shmem_putmem + shmem_quiet | MPI_Put + MPI_Win_flush", put_shmpi,
-     put_mpi, 8, 1, false, 1.1},
+     put_mpi, 8, 1, false, 1.1, MEET_NONE},
     {"get 8 B", "get 8 B: shmem_getmem | MPI_Get + MPI_Win_flush", get_shmpi, get_mpi, 8, 1,
-     false, 1.1},
+     false, 1.1, MEET_NONE},
     {"fetch_add", "fetch_add, a fresh word each: shmem_long_atomic_fetch_add | "
                   "MPI_Fetch_and_op(MPI_SUM) + MPI_Win_flush",
-     fadd_shmpi, fadd_mpi, 8, 1, true, 1.25},
+     fadd_shmpi, fadd_mpi, 8, 1, true, 1.25, MEET_NONE},
     {"add", "add (non-fetching), a fresh word each, shmem_quiet after each batch: "
             "shmem_long_atomic_add | MPI_Fetch_and_op(MPI_SUM) + MPI_Win_flush",
-     add_shmpi, fadd_mpi, 8, 1, true, 1.0},
+     add_shmpi, fadd_mpi, 8, 1, true, 1.0, MEET_NONE},
     {"swap", "swap, a fresh word each: shmem_long_atomic_swap | MPI_Fetch_and_op(MPI_REPLACE) "
              "+ MPI_Win_flush",
-     swap_shmpi, swap_mpi, 8, 1, true, 1.25},
+     swap_shmpi, swap_mpi, 8, 1, true, 1.25, MEET_NONE},
     {"compare_swap", "compare_swap, a fresh word each: shmem_long_atomic_compare_swap | "
                      "MPI_Compare_and_swap + MPI_Win_flush",
-     cswap_shmpi, cswap_mpi, 8, 1, true, 1.25},
+     cswap_shmpi, cswap_mpi, 8, 1, true, 1.25, MEET_NONE},
     {"put rate 8 B", "put rate 8 B: 500 x shmem_putmem + shmem_quiet, per put | 500 x MPI_Put "
                      "+ MPI_Win_flush",
-     rate_shmpi, rate_mpi, 8, RATE_PUTS, false, 1.25},
+     rate_shmpi, rate_mpi, 8, RATE_PUTS, false, 1.25, MEET_NONE},
     {"put rate 4 KiB", "put rate 4 KiB: 500 x shmem_putmem + shmem_quiet, per put | 500 x "
                        "MPI_Put + MPI_Win_flush",
-     rate_shmpi, rate_mpi, RATE_MAX, RATE_PUTS, false, 1.25},
+     rate_shmpi, rate_mpi, RATE_MAX, RATE_PUTS, false, 1.25, MEET_NONE},
+#define FADD_TO(WAIT, MEET)                                                                    \
+    {"fetch_add, target in " WAIT,                                                            \
+     "fetch_add, a fresh word each, the target in " WAIT ": shmem_long_atomic_fetch_add | "   \
+     "MPI_Fetch_and_op(MPI_SUM) + MPI_Win_flush",                                             \
+     fadd_meet_shmpi, fadd_meet_mpi, 8, 1, true, 1.25, MEET}
+    FADD_TO("a barrier", MEET_BARRIER),
+    FADD_TO("a reduction", MEET_REDUCE),
+    FADD_TO("a broadcast", MEET_BROADCAST),
+    FADD_TO("a collect", MEET_COLLECT),
+    FADD_TO("an alltoall", MEET_ALLTOALL),
+    FADD_TO("an active-set reduction", MEET_ACTIVE_SET),
+    FADD_TO("wait_until", MEET_WAIT_UNTIL),
+    {"fetch_add, target computing", "fetch_add, a fresh word each, the target computing "
+     "(no raw MPI row: its target would never complete it)",
+     fadd_meet_shmpi, NULL, 8, 1, true, 0, MEET_COMPUTING},
+    {"put 8 B, target in a reduction", "put 8 B, the target in a reduction: shmem_putmem + "
+     "shmem_quiet | MPI_Put + MPI_Win_flush",
+     put_meet_shmpi, put_meet_mpi, 8, 1, false, 1.1, MEET_REDUCE},
+    {"get 8 B, target in a reduction", "get 8 B, the target in a reduction: shmem_getmem | "
+     "MPI_Get + MPI_Win_flush",
+     get_meet_shmpi, get_meet_mpi, 8, 1, false, 1.1, MEET_REDUCE},
 };
 #define N_ROWS ((int)(sizeof rows / sizeof rows[0]))
 
@@ -246,10 +401,16 @@ int main(int argc, char **argv)
     long *words = shmem_calloc(WORDS, sizeof(long));
     char *sym = shmem_calloc(RATE_MAX, 1);
     char *loc = calloc(RATE_MAX, 1);
-    if (!words || !sym || !loc) {
+    long *coll = shmem_calloc(2 * (size_t)npes * MEET_WORDS, sizeof(long));
+    long *psync = shmem_malloc(SHMEM_REDUCE_SYNC_SIZE * sizeof(long));
+    long *pwrk = shmem_malloc(SHMEM_REDUCE_MIN_WRKDATA_SIZE * sizeof(long));
+    long *flag = shmem_calloc(1, sizeof(long));
+    if (!words || !sym || !loc || !coll || !psync || !pwrk || !flag) {
         fprintf(stderr, "bench_nodes: PE %d: out of memory\n", me);
         shmem_global_exit(1);
     }
+    for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
+        psync[i] = SHMEM_SYNC_VALUE;
     struct bench_win win;
     bench_win_create(&win, WORDS * sizeof(long) + RATE_MAX, "sum,replace,cswap,no_op");
     shmem_barrier_all();
@@ -257,12 +418,17 @@ int main(int argc, char **argv)
     struct bench_stat st[N_ROWS][2];
     for (int r = 0; r < N_ROWS; r++) {
         const struct row *row = &rows[r];
-        struct side s = {words, sym, loc, &win, peer, row->size, 0, 12345 + me};
+        struct side s = {words, sym,   loc,  &win, peer, row->size, 0, 12345 + me, origin,
+                         row->meet, coll, psync, pwrk, flag, 0};
+        *flag = 0;
+        shmem_barrier_all();
         bench_cfg.pre_run = row->fresh ? fresh_words : NULL;
         bench_cfg.pre_run_arg = row->fresh ? &s : NULL;
+        /* A PE without a partner (odd count) waits in the harness. */
+        bool works = origin || (row->meet != MEET_NONE && peer != me);
         struct bench_variant v[2] = {
-            {"shmpi", origin ? row->shmpi : NULL, &s, row->per_call, 0, true},
-            {"MPI", origin ? row->mpi : NULL, &s, row->per_call, 0, true},
+            {"shmpi", works ? row->shmpi : NULL, &s, row->per_call, 0, true},
+            {"MPI", works ? row->mpi : NULL, &s, row->per_call, 0, row->mpi != NULL},
         };
         bench_table_head(row->title, v, 2, 1, false);
         bench_run(v, 2, st[r]);
@@ -281,7 +447,8 @@ int main(int argc, char **argv)
         for (int r = 0; r < N_ROWS; r++) {
             char what[96];
             snprintf(what, sizeof what, "%s / raw MPI", rows[r].name);
-            bench_target(what, bench_ratio(&st[r][0], &st[r][1]), rows[r].limit, "x");
+            if (rows[r].limit > 0)
+                bench_target(what, bench_ratio(&st[r][0], &st[r][1]), rows[r].limit, "x");
         }
     bench_printf("\n## rates (per second)\n");
     for (int r = 0; r < N_ROWS; r++)
@@ -291,6 +458,10 @@ int main(int argc, char **argv)
 
     shmem_barrier_all();
     bench_win_free(&win);
+    shmem_free(flag);
+    shmem_free(pwrk);
+    shmem_free(psync);
+    shmem_free(coll);
     shmem_free(sym);
     shmem_free(words);
     free(loc);
