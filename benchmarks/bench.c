@@ -69,6 +69,13 @@ void bench_init(int argc, char **argv, const char *name, const char *what)
     bench_job.pseudo_nodes = env_set("SHMPI_PSEUDO_NODE_SIZE");
     bench_job.oversubscribed = bench_job.npes > bench_job.ncpu;
     MPI_Comm_dup(MPI_COMM_WORLD, &bench_job.comm);
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int node_rank, leaders;
+    MPI_Comm_rank(node, &node_rank);
+    MPI_Comm_free(&node);
+    leaders = node_rank == 0;
+    MPI_Allreduce(&leaders, &bench_job.nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
     int len;
@@ -92,8 +99,9 @@ void bench_init(int argc, char **argv, const char *name, const char *what)
     }
     bench_printf("# %s: %s\n", name, what);
     bench_printf("# library: %s; MPI: %.*s\n", shmem_name, (int)strcspn(lib, "\n"), lib);
-    bench_printf("# %d PEs on %d online CPUs of %s%s; mode: %s; %s\n", bench_job.npes,
+    bench_printf("# %d PEs on %d online CPUs of %s%s%s; mode: %s; %s\n", bench_job.npes,
                  bench_job.ncpu, host, bench_job.oversubscribed ? " (OVERSUBSCRIBED)" : "",
+                 bench_job.nodes > 1 ? " and other nodes" : "",
                  bench_job.mpi_only       ? "SHMPI_MPI_ONLY=1 (every remote access is MPI RMA)"
                  : bench_job.pseudo_nodes ? "SHMPI_PSEUDO_NODE_SIZE set"
                                           : "default (node-local heaps mapped)",

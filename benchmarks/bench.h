@@ -63,6 +63,7 @@ struct bench_job {
     int ncpu;            /* online CPUs */
     bool mpi_only;       /* SHMPI_MPI_ONLY set (not "0"): every access is MPI RMA */
     bool pseudo_nodes;   /* SHMPI_PSEUDO_NODE_SIZE > 0 */
+    int nodes;           /* machines the job spans (MPI_COMM_TYPE_SHARED groups) */
     bool oversubscribed; /* more PEs than CPUs */
     bool is_shmpi;       /* the library is shmpi (its diagnostic columns apply) */
     MPI_Comm comm;       /* private duplicate of MPI_COMM_WORLD for the harness */

@@ -745,12 +745,15 @@ int main(int argc, char **argv)
 
     if (!bench_job.mpi_only && npes == 4)
         bench_target("4-PE barrier_all (us)", st[0][0].valid ? st[0][0].med * 1e6 : -1, 10, "us");
-    if (bench_job.mpi_only)
+    /* Between nodes every collective is one MPI collective (nonblocking,
+     * waited for while serving AMO messages): at the floor of the blocking
+     * one it stands on. */
+    if (bench_job.mpi_only || bench_job.nodes > 1)
         for (int o = 0; o < n_ops; o++) {
             char what[96];
             snprintf(what, sizeof what, "%s / raw MPI", ops[o].name);
-            bench_target(what, st[o][0].valid ? bench_ratio(&st[o][0], &st[o][1]) : -1, 1.1,
-                         "x");
+            bench_target(what, st[o][0].valid ? bench_ratio(&st[o][0], &st[o][1]) : -1,
+                         bench_job.nodes > 1 ? 1.05 : 1.1, "x");
         }
     bench_printf("\n## known facts (issue) vs this run\n");
     bench_printf("# MPI_Barrier on %d ranks: %.1f us (issue: 12 ms at 4 ranks on 2 cores)\n",

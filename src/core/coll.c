@@ -60,6 +60,18 @@ static void coll_wait(const char *routine, const struct shmpi_group *g, MPI_Requ
     shmpi_blocking_end();
 }
 
+/* Where AMOs are messages, small collectives are point-to-point rounds of
+ * their own (coll_p2p.c), up to the sizes at which MPICH's blocking forms
+ * use the same rounds; the same on every member. */
+static bool p2p_form(size_t nbytes, size_t limit)
+{
+    return shmpi_amo_by_message() && nbytes <= limit;
+}
+#define P2P_BCAST_MAX ((size_t)12 * 1024)
+#define P2P_REDUCE_MAX ((size_t)2048)
+#define P2P_GATHER_MAX ((size_t)64 * 1024) /* all of the PEs' blocks together */
+#define P2P_ALLTOALL_BLOCK_MAX ((size_t)256)
+
 /* One collective in the form chosen above: BLOCKING(args...) or
  * NONBLOCKING(args..., &request) and coll_wait. */
 #define COLL_RUN(BLOCKING, NONBLOCKING, ...)                                                  \
@@ -209,7 +221,14 @@ int shmpi_coll_broadcast_any(const char *routine, const struct shmpi_group *g, v
         }
     }
     /* nbytes and root_dest are the same on every PE, so is the form. */
-    if (shmpi_coll_nonblocking(g->team) || (root_dest && nbytes >= SHMPI_BCAST_OVERLAP_MIN)) {
+    if (p2p_form(nbytes, P2P_BCAST_MAX)) {
+        shmpi_blocking_begin(routine, g->team, false);
+        shmpi_p2p_bcast(g, buf, (int)nbytes, root);
+        shmpi_blocking_end();
+        if (copy_after)
+            memcpy(dest, source, nbytes);
+    } else if (shmpi_coll_nonblocking(g->team) ||
+               (root_dest && nbytes >= SHMPI_BCAST_OVERLAP_MIN)) {
         MPI_Request req;
         CALL_N(count, MPI_Ibcast, buf, n_, MPI_BYTE, root, g->comm, &req);
         if (copy_after)
@@ -243,8 +262,14 @@ int shmpi_coll_collect(const char *routine, const struct shmpi_group *g, void *d
     displ_t displs_here[COLLECT_STACK_PES];
     bool small = n <= COLLECT_STACK_PES;
     uint64_t *sizes = small ? sizes_here : shmpi_xmalloc(routine, (size_t)n * sizeof(uint64_t));
-    COLL_RUN(MPI_Allgather, MPI_Iallgather, &mine, 1, MPI_UINT64_T, sizes, 1, MPI_UINT64_T,
-             g->comm);
+    if (p2p_form((size_t)n * sizeof mine, P2P_GATHER_MAX)) {
+        shmpi_blocking_begin(routine, g->team, false);
+        shmpi_p2p_allgather(routine, g, &mine, (int)sizeof mine, sizes);
+        shmpi_blocking_end();
+    } else {
+        COLL_RUN(MPI_Allgather, MPI_Iallgather, &mine, 1, MPI_UINT64_T, sizes, 1,
+                 MPI_UINT64_T, g->comm);
+    }
     count_t *counts = small ? counts_here : shmpi_xmalloc(routine, (size_t)n * sizeof(count_t));
     displ_t *displs = small ? displs_here : shmpi_xmalloc(routine, (size_t)n * sizeof(displ_t));
     size_t total = 0, my_displ = 0;
@@ -309,7 +334,14 @@ static int blocks(const char *routine, const struct shmpi_group *g, void *dest, 
     const void *own_slot = alltoall ? NULL : (char *)dest + nbytes * (size_t)g->my_pe;
     const void *send = send_buffer(routine, source, src_len, dest, total, own_slot, &copy);
     count_t count = count_of(routine, nbytes);
-    if (alltoall)
+    if (p2p_form(total, P2P_GATHER_MAX) && (!alltoall || nbytes <= P2P_ALLTOALL_BLOCK_MAX)) {
+        shmpi_blocking_begin(routine, g->team, false);
+        if (alltoall)
+            shmpi_p2p_alltoall(routine, g, send, (int)nbytes, dest);
+        else
+            shmpi_p2p_allgather(routine, g, send, (int)nbytes, dest);
+        shmpi_blocking_end();
+    } else if (alltoall)
         COLL_RUN_N(count, MPI_Alltoall, MPI_Ialltoall, send, n_, MPI_BYTE, dest, n_, MPI_BYTE,
                    g->comm);
     else
@@ -418,7 +450,14 @@ __attribute__((noinline)) static int reduction(const char *routine, const struct
     count_t count = count_of(routine, nelems);
     switch (kind) {
     case ALLREDUCE:
-        COLL_RUN_N(count, MPI_Allreduce, MPI_Iallreduce, send, dest, n_, type, op, g->comm);
+        if (p2p_form(nbytes, P2P_REDUCE_MAX)) {
+            shmpi_blocking_begin(routine, g->team, false);
+            shmpi_p2p_allreduce(routine, g, send, dest, (int)nelems, type, op);
+            shmpi_blocking_end();
+        } else {
+            COLL_RUN_N(count, MPI_Allreduce, MPI_Iallreduce, send, dest, n_, type, op,
+                       g->comm);
+        }
         break;
     case SCAN:
         COLL_RUN_N(count, MPI_Scan, MPI_Iscan, send, dest, n_, type, op, g->comm);

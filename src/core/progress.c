@@ -192,7 +192,12 @@ static void wait_request(MPI_Request *req, uint64_t spin_ns, bool steady,
     if (spin_ns) {
         uint64_t start = now_ns();
         do {
-            shmpi_progress_test(req, &done);
+            /* (MPI_Test alone, as MPI's blocking form spins, where no AMO
+             * messages need serving) */
+            if (shmpi_amo_by_message())
+                shmpi_progress_test(req, &done);
+            else
+                MPI_Test(req, &done, MPI_STATUS_IGNORE);
             if (done)
                 return;
         } while (now_ns() - start < spin_ns);

@@ -279,8 +279,9 @@ static void test_big_reduce(const struct aset *a)
     shmem_free(pWrk); /* collective over all PEs: called by everyone below */
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    test_thread_arg(argc, argv); /* "thread N": between nodes' forms on one node */
     shmem_init();
     int me = shmem_my_pe(), n = shmem_n_pes();
     for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)

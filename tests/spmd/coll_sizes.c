@@ -127,8 +127,9 @@ static void test_size(const struct test_team *t, size_t nbytes)
         }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    test_thread_arg(argc, argv); /* "thread N": between nodes' forms on one node */
     shmem_init();
     int n = shmem_n_pes();
     dst = shmem_malloc((size_t)n * MAX_BYTES * 2 + MARGIN);

@@ -95,8 +95,9 @@ static void check_canary(const char *what, const char *type, size_t from, size_t
     }
 SHMPI_RMA_TYPES(TEST_TYPE)
 
-int main(void)
+int main(int argc, char **argv)
 {
+    test_thread_arg(argc, argv); /* "thread N": between nodes' forms on one node */
     shmem_init();
     int n = shmem_n_pes();
     dst_buf = shmem_malloc(BUF_BYTES);

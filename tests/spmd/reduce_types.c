@@ -108,8 +108,9 @@ static void big(const struct test_team *t, int *bdst, int *bsrc)
     }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    test_thread_arg(argc, argv); /* "thread N": between nodes' forms on one node */
     shmem_init();
     int n = shmem_n_pes();
     dst_buf = shmem_malloc(MAX_ELEMS * 2 * sizeof(long double) + 64);
