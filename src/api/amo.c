@@ -5,7 +5,7 @@
  * type tables generate them all.
  */
 #define SHMPI_DEFINES_amo SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/amo.h"
+#include "amo.h"
 
 /* One AMO on the word of type T at dest that need only be complete at the
  * next quiet (non-fetching, or _nbi): FETCHED is where the old value goes

@@ -6,7 +6,7 @@
  * the typed ones.  Reductions are in reduce.c.
  */
 #define SHMPI_DEFINES_coll SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/coll.h"
+#include "coll.h"
 
 void shmem_barrier_all(void)
 {

@@ -4,7 +4,7 @@
  * in src/core/ctx.c.
  */
 #define SHMPI_DEFINES_ctx SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/shmpi.h"
+#include "shmpi.h"
 
 int shmem_ctx_create(long options, shmem_ctx_t *ctx)
 {

@@ -2,7 +2,7 @@
  * device.c - the device-heap extensions of shmemx.h (shmemx_device_*).
  * The work is in src/core/device_heap.c.
  */
-#include "../core/device_heap.h"
+#include "device_heap.h"
 
 int shmemx_device_heap_available(void)
 {

@@ -6,7 +6,7 @@
  * weak shmem_ alias.  The other entries are defined by hand in the file of
  * their chapter.
  */
-#include "../core/coll.h"
+#include "coll.h"
 
 #undef SHMPI_FN
 #undef SHMPI_FN_CALL

@@ -23,7 +23,7 @@
  * harmless while fewer than 2^32 PEs wait.
  */
 #define SHMPI_DEFINES_lock SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/amo.h"
+#include "amo.h"
 
 _Static_assert(sizeof(long) == 8, "the lock word packs two 32-bit halves into a long");
 

@@ -6,8 +6,8 @@
  * type.
  */
 #define SHMPI_DEFINES_p2p SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/amo.h"
-#include "../core/device_heap.h"
+#include "amo.h"
+#include "device_heap.h"
 
 /* The awaited variables must not be in the device heap (a range compare),
  * and under SHMEM_DEBUG they must be symmetric (the spec requires remotely

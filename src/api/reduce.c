@@ -9,7 +9,7 @@
  * and defined by listed.c.
  */
 #define SHMPI_DEFINES_reduce SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/coll.h"
+#include "coll.h"
 
 #define DEFINE_TO_ALL(N, T, DT_MPI, OP, OP_MPI)                                               \
     void shmem_##N##_##OP##_to_all(T *dest, const T *source, int nreduce, int PE_start,       \

@@ -4,7 +4,7 @@
  * byte count or element size; the type tables generate them all.
  */
 #define SHMPI_DEFINES_rma SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/shmpi.h"
+#include "shmpi.h"
 
 #define DEFINE_RMA_TYPED(N, T)                                                                \
     void shmem_ctx_##N##_put(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,        \

@@ -5,7 +5,7 @@
  * The nbi forms are allowed to complete before returning, and do.
  */
 #define SHMPI_DEFINES_signal SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/amo.h"
+#include "amo.h"
 
 #define DEFINE_SIGNAL(NAME, T, ELEM)                                                          \
     void shmem_ctx_##NAME(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,           \

@@ -3,7 +3,7 @@
  * the extension shmemx_team_get_mpi_comm.  The work is in src/core/team.c.
  */
 #define SHMPI_DEFINES_team SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/shmpi.h"
+#include "shmpi.h"
 
 int shmem_team_my_pe(shmem_team_t team)
 {

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../src/core/copy.h"
+#include "../../src/base/copy.h"
 
 #define BUF 4608
 #define GUARD 16

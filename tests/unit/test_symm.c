@@ -3,7 +3,7 @@
 #include <setjmp.h>
 #include <stdlib.h>
 
-#include "../../src/core/shmpi.h"
+#include "../../src/base/shmpi.h"
 
 struct shmpi_global shmpi_g;
 struct shmpi_shape shmpi_shape;
