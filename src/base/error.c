@@ -5,7 +5,6 @@
  * job ends without MPI_Abort (shmpi_end_if_any).
  */
 #include "shmpi.h"
-#include "device_heap.h"
 
 #include <sched.h>
 #include <signal.h>
@@ -273,10 +272,19 @@ void shmpi_pe_fail(const char *routine, int pe, int n_pes)
     shmpi_abort(routine, "PE %d is out of range (valid PEs are 0 to %d)", pe, n_pes - 1);
 }
 
+/* What a layer above says first of an address outside the symmetric
+ * segments (the device heap's refusal, device_heap.c), or NULL. */
+static void (*not_symmetric_hook)(const char *routine, const void *addr, size_t len);
+
+void shmpi_on_not_symmetric(void (*hook)(const char *routine, const void *addr, size_t len))
+{
+    not_symmetric_hook = hook;
+}
+
 void shmpi_symm_fail(const char *routine, const void *addr, size_t len, int pe)
 {
-    if (shmpi_device_holds(addr, len)) /* AMOs, signals: only RMA reaches GPU memory */
-        shmpi_device_refuse(routine, addr, "address");
+    if (not_symmetric_hook)
+        not_symmetric_hook(routine, addr, len);
     const struct shmpi_segment *heap = &shmpi_g.seg[SHMPI_SEG_HEAP];
     const struct shmpi_segment *data = &shmpi_g.seg[SHMPI_SEG_DATA];
     shmpi_abort(routine,

@@ -90,6 +90,10 @@ _Noreturn void shmpi_fail_alone(bool say, const char *routine, const char *fmt, 
 /* The errors the inline checks below report (out of line: they are cold). */
 void shmpi_not_ready(const char *routine);
 void shmpi_pe_fail(const char *routine, int pe, int n_pes);
+/* An address that no symmetric segment holds (shmpi_symm_fail): `hook`,
+ * registered by a layer above (the device heap), may end the job with its
+ * own message before the common one. */
+void shmpi_on_not_symmetric(void (*hook)(const char *routine, const void *addr, size_t len));
 /* malloc that ends the job naming `routine` when memory is exhausted. */
 void *shmpi_xmalloc(const char *routine, size_t size);
 
@@ -111,6 +115,8 @@ struct shmpi_env {
     unsigned amo_ops;      /* SHMPI_AMO_OPS: bit 1 << op for each enum shmpi_amo_op the
                               program's AMO routines may use (src/core/amo_ops.c) */
     const char *amo_ops_text; /* its text, for messages */
+    const char *amo_window_ops; /* the window's which_accumulate_ops hint for amo_ops
+                                   (shmpi_amo_window_ops, read by mpi_rma.c) */
     size_t device_heap_size; /* SHMPI_DEVICE_HEAP_SIZE: 0 = no device heap */
     const char *cuda_library; /* SHMPI_CUDA_LIBRARY (cuda_driver.c) */
     bool order_check;      /* SHMPI_ORDER_CHECK (diagnose.c) */
@@ -160,6 +166,20 @@ bool shmpi_progress(void);
  * req NULL: a probe alone), so that a wait for a request serves AMO
  * messages and RMA at the cost of one MPI call a turn. */
 bool shmpi_progress_test(MPI_Request *req, int *done);
+/* What a wait does when AMOs wait in amo_deferred.c's queue
+ * (shmpi_g.amo_deferred): `drain` completes them (set at start-up). */
+void shmpi_progress_on_deferred(void (*drain)(void));
+/* The server of messages from other PEs (serve.c), where AMOs are
+ * messages: shmpi_serve_start posts the receive of the next message (at
+ * most SHMPI_SERVE_MAX_BYTES) on `comm`, which it keeps; from then on every
+ * wait tests it, and `handle` gets each message that arrived and the PE
+ * that sent it.  shmpi_serve_test: shmpi_progress_test's entry into MPI
+ * there (the wait's *req and the messages in one call); whether it served
+ * any.  shmpi_serve_stop frees `comm`. */
+#define SHMPI_SERVE_MAX_BYTES 64
+void shmpi_serve_start(MPI_Comm comm, int bytes, void (*handle)(const void *message, int origin));
+bool shmpi_serve_test(MPI_Request *req, int *done);
+void shmpi_serve_stop(void);
 /* Enters MPI's progress engine once (the entry of shmpi_progress when
  * there are no AMO messages to serve). */
 void shmpi_progress_probe(void);
@@ -222,7 +242,8 @@ void shmpi_backoff_test(struct shmpi_waiter *w, MPI_Request *req, int *done);
 /* ---- departures (depart.c) ---- */
 /* The routine named when a wait finds that a PE it needs left. */
 extern _Thread_local const char *shmpi_depart_routine;
-void shmpi_depart_init(void);
+/* Arms the exit paths, which call `finalize` (shmpi_finalize, runtime.c). */
+void shmpi_depart_init(void (*finalize)(void));
 /* Marks this PE's partners once a finalize phase lasts (backoff calls it). */
 void shmpi_depart_finalizing(void);
 /* Starts finalize phase 1 (its world barrier) or 2. */
@@ -259,7 +280,7 @@ void shmpi_fetch_word(int pe, MPI_Aint disp, MPI_Datatype type, uint64_t *result
  * operation either way). */
 void shmpi_flush_word(int pe, MPI_Aint disp, MPI_Datatype type);
 void shmpi_flush_all(void);                 /* MPI_Win_flush_all */
-/* A set of PEs, one atomic bit each (flush.c): the PEs a flush or a fence
+/* A set of PEs, one atomic bit each (pe_set.c): the PEs a flush or a fence
  * must reach. */
 struct shmpi_pe_set {
     _Atomic uint64_t *bits;
@@ -305,7 +326,8 @@ static inline int shmpi_ring_partners(int me, int n, int *partner)
 }
 /* Records a PE with MPI operations for shmpi_flush_all to wait for. */
 void shmpi_flush_mark(int pe);
-/* Whether every PE passed the same value (collective over shmpi_g.comm). */
+/* Whether every PE passed the same value (collective over shmpi_g.comm;
+ * meet.c). */
 bool shmpi_same_on_all_pes(unsigned long value);
 /* Decides shmpi_g.yield_waits (init, after the job's shape). */
 void shmpi_flush_init(void);
@@ -363,9 +385,17 @@ static inline size_t shmpi_bytes(const char *routine, size_t nelems, size_t elem
 /* Aborts naming `routine` unless cmp is one of SHMEM_CMP_*. */
 void shmpi_check_cmp(const char *routine, int cmp);
 
-/* ---- collectives used by the runtime itself ------------------------------------ */
+/* ---- PEs meet (meet.c): barriers over a communicator ---------------------------- */
+/* Its communicator, where AMOs are messages (barrier.c's start-up, finalize). */
+void shmpi_meet_init(void);
+void shmpi_meet_fini(void);
 /* Barrier over `comm` that drives RMA progress and yields while it waits. */
 void shmpi_barrier_comm(MPI_Comm comm, const struct shmpi_waiter *needing);
+/* The same, spinning in MPI_Test for up to spin_ns first where some
+ * machine runs more PEs than CPUs (SHMPI_LEADERS_SPIN_NS when not crowded:
+ * the node leaders' barrier, barrier.c). */
+#define SHMPI_LEADERS_SPIN_NS (200 * 1000)
+void shmpi_barrier_spin(MPI_Comm comm, uint64_t spin_ns, const struct shmpi_waiter *needing);
 /* Barrier over all PEs (shared memory within a node); no quiet. */
 void shmpi_sync_world(const char *routine);
 /* The PEs world_pe[0..n-1] (this one among them) meet, serving AMO

@@ -26,7 +26,7 @@
  * starve the PEs it waits for (benchmarks/RESULTS.md, "Measurements
  * behind design constants").  Where AMOs are messages it is the same
  * dissemination as MPI_Barrier's in point-to-point messages, waited for
- * while serving them (dissemination_messages).
+ * while serving them (meet.c).
  */
 #include "shmpi.h"
 #include "amo.h"
@@ -46,10 +46,10 @@ static int node_rounds;
 static uint64_t node_event; /* the last event of the dissemination */
 static bool several_nodes;
 static MPI_Comm leaders = MPI_COMM_NULL;  /* node leaders, if more than one node */
-/* The leaders meet in barrier_spin: with a CPU for every PE in
+/* The leaders meet in shmpi_barrier_spin (meet.c): with a CPU for every PE in
  * MPI_Barrier, which spins, takes nobody's CPU and serves MPI RMA aimed at
  * them at once (a sleeping leader serves it several times later).  With
- * more PEs than CPUs they first spin in MPI_Test for LEADERS_SPIN_NS unless
+ * more PEs than CPUs they first spin in MPI_Test for SHMPI_LEADERS_SPIN_NS unless
  * they alone outnumber some machine's CPUs: the other PEs wait in shared
  * memory, yielding, so a briefly spinning leader starves nobody and the
  * barrier is as fast as MPI_Barrier instead of far slower when yielding
@@ -57,7 +57,6 @@ static MPI_Comm leaders = MPI_COMM_NULL;  /* node leaders, if more than one node
  * constants").  Then they wait the yielding, sleeping way, so a
  * long wait does not hold a CPU the PE everybody waits for needs
  * (MPI_Barrier spun to the end: tests/spmd/wait_sleep). */
-#define LEADERS_SPIN_NS (200 * 1000)
 static uint64_t leaders_spin_ns;
 
 /* Without shared memory, the barrier over all PEs runs on a communicator of
@@ -66,13 +65,10 @@ static uint64_t leaders_spin_ns;
  * different orders), and the job would go on with wrong values instead of
  * stopping where diagnose.c can see it. */
 static MPI_Comm world_barrier_comm = MPI_COMM_NULL;
-/* shmpi_barrier_members' messages (world ranks), where AMOs are messages. */
-static MPI_Comm members_comm = MPI_COMM_NULL;
 
 void shmpi_barrier_init(void)
 {
-    if (shmpi_amo_by_message())
-        members_comm = shmpi_comm_dup(shmpi_g.comm);
+    shmpi_meet_init();
     if (!shmpi_job_shares_memory()) {
         world_barrier_comm = shmpi_comm_dup(shmpi_g.comm);
         return;
@@ -102,7 +98,7 @@ void shmpi_barrier_init(void)
     MPI_Comm_create_group(shmpi_g.comm, group, 0, &leaders);
     MPI_Group_free(&group);
     MPI_Group_free(&world_group);
-    leaders_spin_ns = shmpi_shape_crowded_among(sh->leader_pe, sh->n_leaders) ? 0 : LEADERS_SPIN_NS;
+    leaders_spin_ns = shmpi_shape_crowded_among(sh->leader_pe, sh->n_leaders) ? 0 : SHMPI_LEADERS_SPIN_NS;
 }
 
 void shmpi_barrier_fini(void)
@@ -111,74 +107,9 @@ void shmpi_barrier_fini(void)
         MPI_Comm_free(&leaders);
     if (world_barrier_comm != MPI_COMM_NULL)
         MPI_Comm_free(&world_barrier_comm);
-    if (members_comm != MPI_COMM_NULL)
-        MPI_Comm_free(&members_comm);
+    shmpi_meet_fini();
     node_barrier = NULL;
     node_flags = NULL;
-}
-
-static void dissemination_messages(MPI_Comm comm, const int *ranks, int n, int me);
-
-/* A barrier over comm: MPI_Barrier with a CPU for every PE, else
- * MPI_Ibarrier, spun on for up to spin_ns, then waited for while yielding. */
-static void barrier_spin(MPI_Comm comm, uint64_t spin_ns, const struct shmpi_waiter *needing)
-{
-    /* shmem_finalize's barrier polls in any case: a PE that waits there
-     * notices PEs that left (depart.c) and tells the others if it lasts. */
-    if (!shmpi_job_crowded() && !shmpi_g.finalize_phase) {
-        /* Never met by shmem_finalize's barrier, which is nonblocking. */
-        shmpi_blocking_begin(shmpi_depart_routine, needing ? needing->team : NULL, false);
-        if (shmpi_amo_by_message()) {
-            /* MPI_Barrier would leave AMO messages to the progress thread. */
-            int rank, size;
-            MPI_Comm_rank(comm, &rank);
-            MPI_Comm_size(comm, &size);
-            dissemination_messages(comm, NULL, size, rank);
-        } else {
-            MPI_Barrier(comm);
-        }
-        shmpi_blocking_end();
-        return;
-    }
-    MPI_Request req;
-    MPI_Ibarrier(comm, &req);
-    shmpi_wait_barrier(&req, shmpi_job_crowded() ? spin_ns : LEADERS_SPIN_NS, needing);
-}
-
-void shmpi_barrier_comm(MPI_Comm comm, const struct shmpi_waiter *needing)
-{
-    barrier_spin(comm, 0, needing);
-}
-
-/* A dissemination barrier of point-to-point messages among n members of
- * comm (member i is rank ranks[i], or rank i when ranks is NULL; this PE
- * is member me): in round k a message to the member 2^k after this one and
- * one from the member 2^k before, ceil(log2 n) rounds, the tag telling them
- * apart.  Waited for spinning while serving AMO messages, one entry into
- * MPI a turn: as fast as MPI_Barrier, which sends the same messages, where
- * MPICH's MPI_Ibarrier was slower (benchmarks/RESULTS.md, "Between
- * nodes"). */
-static void dissemination_messages(MPI_Comm comm, const int *ranks, int n, int me)
-{
-    char none;
-    for (int k = 0, d = 1; d < n; k++, d *= 2) {
-        int from = (me + n - d) % n, to = (me + d) % n;
-        MPI_Request req[2];
-        MPI_Irecv(&none, 0, MPI_BYTE, ranks ? ranks[from] : from, k, comm, &req[0]);
-        MPI_Isend(&none, 0, MPI_BYTE, ranks ? ranks[to] : to, k, comm, &req[1]);
-        shmpi_wait_spinning(&req[0]);
-        shmpi_wait_spinning(&req[1]);
-    }
-}
-
-void shmpi_barrier_members(const int *world_pe, int n)
-{
-    if (members_comm == MPI_COMM_NULL)
-        return;
-    int me = 0;
-    while (me < n && world_pe[me] != shmpi_g.my_pe)
-        me++;
-    dissemination_messages(members_comm, world_pe, n, me);
 }
 
 /* A wait of the barrier over all PEs: it needs them all, and shmem_finalize's
@@ -205,7 +136,7 @@ void shmpi_sync_world(const char *routine)
         if (!several_nodes)
             return;
         if (leaders != MPI_COMM_NULL)
-            barrier_spin(leaders, leaders_spin_ns, &world_barrier_waiter);
+            shmpi_barrier_spin(leaders, leaders_spin_ns, &world_barrier_waiter);
         shmpi_dissemination(node_flags, node_from, node_rounds, ++node_event,
                             &world_barrier_waiter);
         return;
@@ -217,7 +148,7 @@ void shmpi_sync_world(const char *routine)
                (unsigned)node_size - 1)
             shmpi_backoff(&waiter);
         if (leaders != MPI_COMM_NULL)
-            barrier_spin(leaders, leaders_spin_ns, &world_barrier_waiter);
+            shmpi_barrier_spin(leaders, leaders_spin_ns, &world_barrier_waiter);
         atomic_store_explicit(&node_barrier->arrived, 0, memory_order_relaxed);
         atomic_store_explicit(&node_barrier->generation, generation + 1, memory_order_release);
     } else {

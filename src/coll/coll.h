@@ -19,18 +19,11 @@
 
 #include "shmpi.h"
 #include "device_heap.h"
+#include "team.h"
 
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
-
-/* The PEs a collective runs over. */
-struct shmpi_group {
-    MPI_Comm comm;  /* rank == PE number in the team or active set */
-    int my_pe;
-    int n_pes;
-    struct shmpi_team *team; /* NULL for an active set of one PE */
-};
 
 /* A collective on device-heap buffers, staged through host memory and run
  * as the plain MPI collective (device_coll.c).  nbytes is this PE's
@@ -72,13 +65,6 @@ static inline struct shmpi_group shmpi_team_group(const char *routine, shmem_tea
  * unnamed object of the caller. */
 #define SHMPI_TEAM_GROUP(routine, team) \
     ((const struct shmpi_group[]){shmpi_team_group(routine, team)})
-/* The group of an active set (PE_start, 2^logPE_stride, PE_size), which
- * the caller must be a member of (else, or if the set is not valid, the
- * job ends with `routine` named): the world team for the set of all PEs,
- * else an internal team made by the members on first use and cached by
- * the triplet until finalize (team.c). */
-struct shmpi_group shmpi_aset_group(const char *routine, int PE_start, int logPE_stride,
-                                    int PE_size);
 /* The set of all PEs (what most programs pass) inline, any other set
  * through shmpi_aset_group: a call in between is a measurable share of a
  * small MPI_Bcast (benchmarks/RESULTS.md, "Measurements behind design
@@ -234,6 +220,13 @@ const void *shmpi_unaliased(const char *routine, const void *src, size_t src_len
  * do not allow it (the caller then runs the MPI collective), else does the
  * collective and returns true.  Arguments are as above, already checked. */
 bool shmpi_shm_sync(struct shmpi_team *team);
+/* Sets up team->shm (collective over the members, once the team has its
+ * communicator and world_pe), and frees it; `members_meet`: the members
+ * call it together (shmem_team_destroy), so the slot can be reused at once.
+ * The team takes no slot below `lowest_slot` (active sets: the upper half).
+ * (coll_shm.c; team.c calls them through shmpi_team_on_shm.) */
+void shmpi_team_shm_init(const char *routine, struct shmpi_team *team, int lowest_slot);
+void shmpi_team_shm_fini(struct shmpi_team *team, bool members_meet);
 /* The log-depth forms of the shared-memory engine, and the team size
  * from which each replaces its flat form (SHMPI_TREE_MIN_PES; INT_MAX:
  * never), for a team (or node) that is crowded or not. */

@@ -59,9 +59,17 @@ static void choose_context(const char *routine)
     shmpi_cuda_check(routine, "cuCtxSetCurrent", shmpi_cuda.ctx_set_current(device_ctx));
 }
 
+/* AMOs, signals: only RMA reaches GPU memory (shmpi_on_not_symmetric). */
+static void refuse_if_held(const char *routine, const void *addr, size_t len)
+{
+    if (shmpi_device_holds(addr, len))
+        shmpi_device_refuse(routine, addr, "address");
+}
+
 void shmpi_device_heap_init(void)
 {
     const char *routine = "shmem_init";
+    shmpi_on_not_symmetric(refuse_if_held);
     size_t size = shmpi_g.env.device_heap_size;
     if (size == 0)
         return;
@@ -208,23 +216,6 @@ void shmpi_device_contiguous(const char *routine, struct shmpi_ctx *ctx, bool is
     complete(routine, completion);
 }
 
-void shmpi_device_staged(const char *routine, shmem_ctx_t ctx, bool is_put, void *dest,
-                         const void *source, size_t nbytes, int pe)
-{
-    char *bounce = shmpi_xmalloc(routine, nbytes);
-    make_current(routine);
-    if (is_put) {
-        copy_async(routine, bounce, source, nbytes);
-        sync_stream(routine);
-        shmpi_put(routine, ctx, dest, bounce, nbytes, pe, SHMPI_BLOCKING);
-    } else {
-        shmpi_get(routine, ctx, bounce, source, nbytes, pe, SHMPI_BLOCKING);
-        copy_async(routine, dest, bounce, nbytes);
-        sync_stream(routine);
-    }
-    free(bounce);
-}
-
 void shmpi_device_strided(const char *routine, bool is_put, char *to_first, ptrdiff_t to_step,
                           const char *from_first, ptrdiff_t from_step, size_t nblocks,
                           size_t block, const void *remote_lowest, size_t remote_extent,
@@ -278,7 +269,8 @@ static void same_everywhere(const char *routine, const char *what, unsigned long
                     what, value);
 }
 
-void *shmpi_device_malloc(const char *routine, size_t size, bool zero)
+void *shmpi_device_malloc(const char *routine, size_t size, bool zero,
+                          void (*meet)(const char *routine))
 {
     need_heap(routine);
     same_everywhere(routine, "size", size);
@@ -302,11 +294,11 @@ void *shmpi_device_malloc(const char *routine, size_t size, bool zero)
                    size, shmpi_device.alloc.size - shmpi_device.alloc.used_bytes,
                    shmpi_device.alloc.size);
     }
-    shmpi_barrier_all(routine);
+    meet(routine);
     return ptr;
 }
 
-void shmpi_device_free(const char *routine, void *ptr)
+void shmpi_device_free(const char *routine, void *ptr, void (*meet)(const char *routine))
 {
     need_heap(routine);
     if (!ptr)
@@ -318,6 +310,6 @@ void shmpi_device_free(const char *routine, void *ptr)
                     "shmemx_device_calloc (or was already freed)",
                     ptr);
     same_everywhere(routine, "the device heap offset of ptr", off);
-    shmpi_barrier_all(routine);
+    meet(routine);
     shmpi_heap_free(&shmpi_device.alloc, off);
 }

@@ -50,10 +50,6 @@ void shmpi_device_heap_fini(void);
 void shmpi_device_contiguous(const char *routine, struct shmpi_ctx *ctx, bool is_put,
                              void *dest, const void *source, size_t nbytes, int world_pe,
                              enum shmpi_completion completion);
-/* A put or get whose local buffer is in the device heap and whose remote
- * one is host memory: staged through a host buffer, blocking. */
-void shmpi_device_staged(const char *routine, shmem_ctx_t ctx, bool is_put, void *dest,
-                         const void *source, size_t nbytes, int pe);
 /* The same for strided transfers: nblocks blocks of `block` bytes, the k-th
  * at first + k * step on each side; `remote_lowest` and `remote_extent` are
  * the remote range. */
@@ -94,8 +90,11 @@ static inline void shmpi_device_check_host(const char *routine, const void *addr
 }
 
 /* shmemx_device_malloc/_calloc (`zero`) and shmemx_device_free: collective,
- * the same checks and barriers as shmem_malloc and shmem_free. */
-void *shmpi_device_malloc(const char *routine, size_t size, bool zero);
-void shmpi_device_free(const char *routine, void *ptr);
+ * the same checks and barriers as shmem_malloc and shmem_free.  `meet` is
+ * the barrier (shmpi_barrier_all, passed by src/api/device.c: the
+ * collectives are a layer above the device). */
+void *shmpi_device_malloc(const char *routine, size_t size, bool zero,
+                          void (*meet)(const char *routine));
+void shmpi_device_free(const char *routine, void *ptr, void (*meet)(const char *routine));
 
 #endif /* SHMPI_DEVICE_HEAP_H */

@@ -77,10 +77,6 @@ void shmpi_amo_drain(bool wait_for_lock);
 /* Its communicators, where shmpi_amo_by_message() (collective, init). */
 void shmpi_amo_message_init(void);
 void shmpi_amo_message_fini(void);
-/* Applies the AMOs other PEs sent this one; whether there were any (from
- * shmpi_progress_test and the progress thread, one caller at a time).  The
- * same MPI call tests *req when req is not NULL (*done: it completed). */
-bool shmpi_amo_serve_test(MPI_Request *req, int *done);
 /* Completes this PE's AMOs sent without waiting (quiet). */
 void shmpi_amo_message_quiet(void);
 

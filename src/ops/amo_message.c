@@ -33,6 +33,7 @@
 #include "mpi_rma.h"
 
 #include <pthread.h>
+#include <string.h>
 
 /* Beyond the spec's ops: answer once every earlier message is applied. */
 #define OP_FENCE 0xff
@@ -49,13 +50,9 @@ struct request {
 };
 
 static MPI_Comm request_comm = MPI_COMM_NULL, answer_comm = MPI_COMM_NULL;
-/* The receive of the next request, always posted while request_comm
- * exists (from any PE: MPI matches one sender's messages in the order sent),
- * so a wait tests it in the same MPI call as its own request.  Touched only
- * by the holder of `serving`. */
-static MPI_Request incoming = MPI_REQUEST_NULL;
-static struct request incoming_request;
-static atomic_flag serving = ATOMIC_FLAG_INIT;
+/* The receive of the next request and its test in every wait are
+ * serve.c's, which calls answer() for each request that arrived. */
+_Static_assert(sizeof(struct request) <= SHMPI_SERVE_MAX_BYTES, "a request fits serve.c's buffer");
 static atomic_uint next_tag;
 static int tag_limit;
 /* Targets of non-fetching AMOs not yet fenced, and how many requests went
@@ -70,11 +67,7 @@ static atomic_uint unfenced_requests;
 static pthread_mutex_t fence_mutex = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int later_waiting; /* answers wait in `later` (below) */
 
-static void post_incoming(MPI_Comm comm)
-{
-    MPI_Irecv(&incoming_request, (int)sizeof incoming_request, MPI_BYTE, MPI_ANY_SOURCE, 0,
-              comm, &incoming);
-}
+static void answer(const void *message, int origin);
 
 void shmpi_amo_message_init(void)
 {
@@ -88,10 +81,9 @@ void shmpi_amo_message_init(void)
     MPI_Comm_get_attr(answers, MPI_TAG_UB, &ub, &flag);
     tag_limit = flag && *ub < (1 << 30) ? *ub : 1 << 30;
     shmpi_pe_set_init(&unfenced, "AMO state");
-    post_incoming(requests);
     answer_comm = answers;
-    atomic_thread_fence(memory_order_release);
     request_comm = requests;
+    shmpi_serve_start(requests, (int)sizeof(struct request), answer);
 }
 
 void shmpi_amo_message_fini(void)
@@ -100,9 +92,8 @@ void shmpi_amo_message_fini(void)
         return;
     /* Every PE passed finalize's barrier, whose quiet fenced every message:
      * nothing is on its way. */
-    MPI_Cancel(&incoming);
-    MPI_Wait(&incoming, MPI_STATUS_IGNORE);
-    MPI_Comm_free(&request_comm);
+    shmpi_serve_stop(); /* frees request_comm */
+    request_comm = MPI_COMM_NULL;
     MPI_Comm_free(&answer_comm);
     shmpi_pe_set_fini(&unfenced);
 }
@@ -122,53 +113,15 @@ static uint64_t apply(const struct request *r, int origin)
                          seg->base + r->offset, r->operand, r->compare);
 }
 
-/* The request that arrived in `incoming` (from status->MPI_SOURCE): the
- * receive is posted again, the request applied and answered. */
-static void answer(const MPI_Status *status)
+/* A request that arrived from `origin` (serve.c has posted the receive of
+ * the next one): applied and answered. */
+static void answer(const void *message, int origin)
 {
-    struct request r = incoming_request;
-    post_incoming(request_comm);
-    uint64_t old = r.op == OP_FENCE ? 0 : apply(&r, status->MPI_SOURCE);
+    struct request r;
+    memcpy(&r, message, sizeof r);
+    uint64_t old = r.op == OP_FENCE ? 0 : apply(&r, origin);
     if (r.answer)
-        MPI_Send(&old, (int)sizeof old, MPI_BYTE, status->MPI_SOURCE, r.tag, answer_comm);
-}
-
-bool shmpi_amo_serve_test(MPI_Request *req, int *done)
-{
-    /* One server at a time (the program's threads or the progress thread),
-     * which keeps each origin's messages in their order.  Waits of start-up
-     * and finalize, outside the communicators' life, find nothing to do. */
-    if (request_comm == MPI_COMM_NULL ||
-        atomic_flag_test_and_set_explicit(&serving, memory_order_acquire)) {
-        if (req)
-            MPI_Test(req, done, MPI_STATUS_IGNORE);
-        shmpi_progress_probe();
-        return false;
-    }
-    MPI_Status status;
-    int arrived;
-    if (req) {
-        /* One call for both: the wait's turn costs what MPI_Test costs.
-         * (MPI_Testany never reports a null request, which is done.) */
-        bool was_null = *req == MPI_REQUEST_NULL;
-        MPI_Request both[2] = {*req, incoming};
-        int index;
-        MPI_Testany(2, both, &index, &arrived, &status);
-        *req = both[0];
-        incoming = both[1];
-        *done = was_null || (arrived && index == 0);
-        arrived = arrived && index == 1;
-    } else {
-        MPI_Test(&incoming, &arrived, &status);
-    }
-    bool served = false;
-    while (arrived) {
-        answer(&status);
-        served = true;
-        MPI_Test(&incoming, &arrived, &status);
-    }
-    atomic_flag_clear_explicit(&serving, memory_order_release);
-    return served;
+        MPI_Send(&old, (int)sizeof old, MPI_BYTE, origin, r.tag, answer_comm);
 }
 
 /* ---- the origin ---------------------------------------------------------------------- */

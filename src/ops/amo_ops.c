@@ -92,8 +92,15 @@ void shmpi_amo_undeclared(const char *routine, enum shmpi_amo_op op)
                 shmpi_g.env.amo_ops_text, name);
 }
 
+/* A wait completes the deferred AMOs (amo_deferred.c) while any wait. */
+static void drain_waiting(void)
+{
+    shmpi_amo_drain(false);
+}
+
 void shmpi_amo_init(void)
 {
+    shmpi_progress_on_deferred(drain_waiting);
     /* (The value is the same on every PE: shape.c checks the cards.) */
     struct direct_op direct = direct_op_of(shmpi_g.env.amo_ops);
     shmpi_amo_direct_mpi_op = direct.op;

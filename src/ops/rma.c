@@ -21,6 +21,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* MPI counts are int: larger transfers go in pieces of this many bytes. */
@@ -98,6 +99,22 @@ static void staging_flushed(unsigned long before)
     shmpi_mt_unlock(&staging_lock);
 }
 
+/* A put or get whose local buffer is in the device heap and whose remote
+ * one is host memory: staged through a host buffer, blocking. */
+static void device_staged(const char *routine, shmem_ctx_t ctx, bool is_put, void *dest,
+                          const void *source, size_t nbytes, int pe)
+{
+    char *bounce = shmpi_xmalloc(routine, nbytes);
+    if (is_put) {
+        shmpi_device_copy(routine, bounce, source, nbytes);
+        shmpi_put(routine, ctx, dest, bounce, nbytes, pe, SHMPI_BLOCKING);
+    } else {
+        shmpi_get(routine, ctx, bounce, source, nbytes, pe, SHMPI_BLOCKING);
+        shmpi_device_copy(routine, dest, bounce, nbytes);
+    }
+    free(bounce);
+}
+
 /* One contiguous put or get: a CPU copy when the target is mapped here,
  * else MPI_Put/MPI_Get in pieces MPI can count, completed as the spec asks
  * of the routine (see the top of this file). */
@@ -119,7 +136,7 @@ static SHMPI_ALWAYS_INLINE void contiguous(const char *routine, shmem_ctx_t hand
         return;
     }
     if (SHMPI_UNLIKELY(shmpi_device_holds(is_put ? source : dest, nbytes))) {
-        shmpi_device_staged(routine, handle, is_put, dest, source, nbytes, pe);
+        device_staged(routine, handle, is_put, dest, source, nbytes, pe);
         return;
     }
     struct shmpi_target t = shmpi_segment_target(s, remote, world_pe);

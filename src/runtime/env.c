@@ -227,6 +227,7 @@ void shmpi_env_read(void)
                     value);
         env->amo_ops = shmpi_amo_parse_ops("any");
     }
+    env->amo_window_ops = shmpi_amo_window_ops(env->amo_ops);
 
     value = env_lookup(&env_table[VAR_DEVICE_HEAP_SIZE]);
     env->device_heap_size = 0;

@@ -6,6 +6,7 @@
 #include "shmpi.h"
 #include "amo.h"
 #include "barrier.h"
+#include "coll.h"
 #include "ctx.h"
 #include "device_heap.h"
 #include "diagnose.h"
@@ -86,18 +87,28 @@ static void print_banner(const struct init_step *steps, int n, const double *sec
     fflush(stdout);
 }
 
-bool shmpi_same_on_all_pes(unsigned long value)
+static void arm_grace_at_mpi_finalize(void);
+
+/* depart.c's exit paths finalize (at exit, in the program's MPI_Finalize):
+ * the waiting layer is told which routine that is. */
+static void depart_init(void)
 {
-    /* One MPI_MAX over (value, ~value): both maxima are ours only if no PE
-     * has a larger value or a smaller one. */
-    unsigned long mine[2] = {value, ~value}, max[2];
-    MPI_Request req; /* waited for while serving, as every wait of shmpi */
-    MPI_Iallreduce(mine, max, 2, MPI_UNSIGNED_LONG, MPI_MAX, shmpi_g.comm, &req);
-    shmpi_wait_request(&req);
-    return max[0] == value && max[1] == ~value;
+    shmpi_depart_init(shmpi_finalize);
 }
 
-static void arm_grace_at_mpi_finalize(void);
+/* The teams make and free their shared-memory slots (coll_shm.c) with them. */
+static void teams_init(void)
+{
+    shmpi_team_on_shm(shmpi_team_shm_init, shmpi_team_shm_fini);
+    shmpi_teams_init();
+}
+
+/* A context is quiet (rma.c) before it is freed. */
+static void ctx_init(void)
+{
+    shmpi_ctx_on_free(shmpi_quiet);
+    shmpi_ctx_init();
+}
 
 /* A job of one PE whose launcher announced several processes: the launcher is
  * another MPI's (Debian's Open MPI owns /usr/bin/mpirun and oshrun), and every
@@ -211,9 +222,9 @@ int shmpi_init(const char *routine, int requested)
         {"grace", arm_grace_at_mpi_finalize},  /* after the node shape: only across nodes */
         {"flush", shmpi_flush_init},           /* after the node shape: waits yield when crowded */
         {"progress", shmpi_progress_init},     /* polling follows crowding and mapping */
-        {"teams", shmpi_teams_init},           /* collectives wait as set above; slots reserved */
-        {"ctx", shmpi_ctx_init},               /* after the world team: the default context */
-        {"depart", shmpi_depart_init},         /* its communicator; exit paths armed once */
+        {"teams", teams_init},                 /* collectives wait as set above; slots reserved */
+        {"ctx", ctx_init},                     /* after the world team: the default context */
+        {"depart", depart_init},               /* its communicator; exit paths armed once */
         {"diagnose", shmpi_diag_init},         /* wait records in the reserved block */
         {"device heap", shmpi_device_heap_init}, /* SHMPI_DEVICE_HEAP_SIZE only */
     };

@@ -25,7 +25,8 @@
  *    dynamic windows: 1 process, or nodes joined only by btl/tcp); shmpi
  *    then ends the job with one line that says so, not MPI's error stack.
  */
-#include "amo.h"
+#include "shmpi.h"
+#include "mpi_rma.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,7 +90,7 @@ static void create_window(void)
      * most one other op on words no compare-and-swap touches (SHMPI_AMO_OPS),
      * so the default same_op_no_op holds (src/core/amo.c). */
     MPI_Info_set(info, "accumulate_ops", "same_op_no_op");
-    MPI_Info_set(info, "which_accumulate_ops", shmpi_amo_window_ops(shmpi_g.env.amo_ops));
+    MPI_Info_set(info, "which_accumulate_ops", shmpi_g.env.amo_window_ops);
     /* Attach happens at the same point on every PE (MPICH may use this to
      * exchange memory keys once). */
     MPI_Info_set(info, "coll_attach", "true");

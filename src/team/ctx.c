@@ -41,10 +41,18 @@ struct shmpi_ctx *shmpi_ctx_get(const char *routine, shmem_ctx_t ctx)
     return ctx;
 }
 
+/* shmpi_quiet (rma.c, a layer above), registered at start-up. */
+static void (*ctx_quiet)(struct shmpi_ctx *ctx);
+
+void shmpi_ctx_on_free(void (*quiet)(struct shmpi_ctx *ctx))
+{
+    ctx_quiet = quiet;
+}
+
 /* Quiets and frees a context already unlinked from its team. */
 static void ctx_free(struct shmpi_ctx *ctx)
 {
-    shmpi_quiet(ctx);
+    ctx_quiet(ctx);
     ctx->magic = 0;
     shmpi_handle_free(&ctx_pool, ctx);
 }

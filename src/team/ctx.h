@@ -24,6 +24,10 @@ struct shmpi_ctx {
 
 /* Sets up the default context (init, after the world team it belongs to). */
 void shmpi_ctx_init(void);
+/* What completes a context's operations before it is freed (shmpi_quiet,
+ * rma.c: the operations are a layer above the contexts), set at start-up
+ * before shmpi_ctx_init. */
+void shmpi_ctx_on_free(void (*quiet)(struct shmpi_ctx *ctx));
 
 /* Resolves the handle of a context (the default one included); NULL or a
  * destroyed handle is an error naming `routine`.  shmpi_ctx_of (shmpi.h)

@@ -17,7 +17,6 @@
  * dereferenced.
  */
 #include "shmpi.h"
-#include "coll.h"
 #include "shape.h"
 #include "ctx.h"
 #include "handle.h"
@@ -32,6 +31,17 @@
 /* Guards the list of user teams (teams may be destroyed by several
  * threads at once). */
 static pthread_mutex_t lists_lock = PTHREAD_MUTEX_INITIALIZER;
+/* coll_shm.c's slot of a team, registered at start-up (shmpi_team_on_shm). */
+static void (*team_shm_init)(const char *routine, struct shmpi_team *team, int lowest_slot);
+static void (*team_shm_fini)(struct shmpi_team *team, bool members_meet);
+
+void shmpi_team_on_shm(void (*init)(const char *routine, struct shmpi_team *team,
+                                    int lowest_slot),
+                       void (*fini)(struct shmpi_team *team, bool members_meet))
+{
+    team_shm_init = init;
+    team_shm_fini = fini;
+}
 static struct shmpi_team *user_teams;
 static struct shmpi_handle_pool team_pool = SHMPI_HANDLE_POOL(struct shmpi_team, next);
 
@@ -63,7 +73,7 @@ static void team_from_comm(struct shmpi_team *team, MPI_Comm comm, int *world_pe
     team->members_id = shmpi_team_members_id(world_pe, team->n_pes);
     team->calls = 0;
     shmpi_pe_index_build("shmem_init", team);
-    shmpi_team_shm_init("shmem_init", team, 0);
+    team_shm_init("shmem_init", team, 0);
 }
 
 void shmpi_teams_init(void)
@@ -192,7 +202,7 @@ static shmem_team_t team_split(const char *routine, struct shmpi_team *parent,
     team->crowded = shmpi_shape_team_crowded(team);
     team->members_id = shmpi_team_members_id(team->world_pe, n);
     team->calls = 0;
-    shmpi_team_shm_init(routine, team, 0);
+    team_shm_init(routine, team, 0);
     pthread_mutex_lock(&lists_lock);
     team->prev = NULL;
     team->next = user_teams;
@@ -338,7 +348,7 @@ static struct aset *aset_make(const char *routine, int start, int log_stride, in
     t->members_id = shmpi_team_members_id(t->world_pe, size);
     t->calls = 0;
     shmpi_pe_index_build(routine, t);
-    shmpi_team_shm_init(routine, t, SHMPI_TEAM_SLOTS / 2);
+    team_shm_init(routine, t, SHMPI_TEAM_SLOTS / 2);
     return a;
 }
 
@@ -396,7 +406,7 @@ static void asets_fini(void)
         struct aset *a = atomic_exchange(&aset_table[h], NULL);
         while (a) {
             struct aset *next = a->next;
-            shmpi_team_shm_fini(&a->team, false);
+            team_shm_fini(&a->team, false);
             MPI_Comm_free(&a->team.comm);
             free(a->team.world_pe);
             free(a->team.by_world);
@@ -412,7 +422,7 @@ static void asets_fini(void)
 static void team_free(struct shmpi_team *team, bool members_meet)
 {
     shmpi_depart_team_gone(team);
-    shmpi_team_shm_fini(team, members_meet);
+    team_shm_fini(team, members_meet);
     shmpi_ctx_destroy_all(team);
     MPI_Comm_free(&team->comm);
     free(team->world_pe);
@@ -458,8 +468,8 @@ void shmpi_teams_fini(void)
         shmpi_ctx_destroy_all(predefined[t]);
     asets_fini();
     shmpi_team_comm_fini();
-    shmpi_team_shm_fini(&shmpi_g.team_world, false);
-    shmpi_team_shm_fini(&shmpi_g.team_shared, false);
+    team_shm_fini(&shmpi_g.team_world, false);
+    team_shm_fini(&shmpi_g.team_shared, false);
     MPI_Comm_free(&shmpi_g.team_world.comm);
     MPI_Comm_free(&shmpi_g.team_shared.comm);
     free(shmpi_g.team_shared.world_pe);

@@ -89,13 +89,29 @@ int shmpi_team_split_2d(const char *routine, shmem_team_t parent_team, int xrang
                         long yaxis_mask, shmem_team_t *yaxis_team);
 void shmpi_team_destroy(const char *routine, shmem_team_t team);
 
-/* Sets up team->shm (collective over the members, once the team has its
- * communicator and world_pe), and frees it; `members_meet`: the members
- * call it together (shmem_team_destroy), so the slot can be reused at once.
- * The team takes no slot below `lowest_slot` (active sets: the upper half).
- * Defined in coll_shm.c. */
-void shmpi_team_shm_init(const char *routine, struct shmpi_team *team, int lowest_slot);
-void shmpi_team_shm_fini(struct shmpi_team *team, bool members_meet);
+
+/* The PEs a collective runs over. */
+struct shmpi_group {
+    MPI_Comm comm;  /* rank == PE number in the team or active set */
+    int my_pe;
+    int n_pes;
+    struct shmpi_team *team; /* NULL for an active set of one PE */
+};
+
+/* The group of an active set (PE_start, 2^logPE_stride, PE_size), which
+ * the caller must be a member of (else, or if the set is not valid, the
+ * job ends with `routine` named): the world team for the set of all PEs,
+ * else an internal team made by the members on first use and cached by
+ * the triplet until finalize (team.c). */
+struct shmpi_group shmpi_aset_group(const char *routine, int PE_start, int logPE_stride,
+                                    int PE_size);
+
+/* A team's shared-memory slot (coll_shm.c: shmpi_team_shm_init, _fini, a
+ * layer above the teams), made and freed with the team: set at start-up
+ * before shmpi_teams_init. */
+void shmpi_team_on_shm(void (*init)(const char *routine, struct shmpi_team *team,
+                                    int lowest_slot),
+                       void (*fini)(struct shmpi_team *team, bool members_meet));
 
 /* World PE of `pe` taken relative to `team`; aborts if out of range. */
 static inline int shmpi_team_world_pe(const char *routine, const struct shmpi_team *team, int pe)

@@ -31,7 +31,6 @@
 #include "shmpi.h"
 #include "mpi_rma.h"
 #include "diagnose.h"
-#include "runtime.h"
 #include "team.h"
 
 #include <pthread.h>
@@ -53,6 +52,8 @@ static int marks_sent;            /* phases this PE marked its partners for (0 t
 static const char *const finalize_routine[] = {"shmem_finalize", "exit (shmem_finalize)",
                                                "MPI_Finalize (shmem_finalize)"};
 static int finalize_where; /* index into finalize_routine of this PE's finalize */
+/* shmpi_finalize (runtime.c), which the exit paths call: passed in at start-up. */
+static void (*finalize_call)(void);
 static MPI_Comm finalize_comm = MPI_COMM_NULL;
 static uint64_t phase_since_ns;
 
@@ -81,7 +82,7 @@ static void finalize_at_exit(int status, void *unused)
     if (atomic_load(&shmpi_g.init_state) == SHMPI_STATE_READY) {
         shmpi_g.init_count = 1; /* nested inits left open end here too */
         finalize_where = 1;
-        shmpi_finalize();
+        finalize_call();
     }
     int up = 0, down = 0;
     MPI_Initialized(&up);
@@ -108,7 +109,7 @@ static int finalize_in_mpi_finalize(MPI_Comm self, int keyval, void *value, void
     if (atomic_load(&shmpi_g.init_state) == SHMPI_STATE_READY) {
         shmpi_g.init_count = 1;
         finalize_where = 2;
-        shmpi_finalize();
+        finalize_call();
     }
     MPI_Comm_free_keyval(&keyval);
     return MPI_SUCCESS;
@@ -279,8 +280,9 @@ void shmpi_depart_team_gone(const struct shmpi_team *team)
 }
 
 /* ---- phases and marks -------------------------------------------------------------- */
-void shmpi_depart_init(void)
+void shmpi_depart_init(void (*finalize)(void))
 {
+    finalize_call = finalize;
     arm_exit_paths();
     marks_sent = 0;
     finalize_where = 0;

@@ -76,21 +76,6 @@ void shmpi_flush(int pe)
 }
 
 /* ---- sets of PEs ---------------------------------------------------------------------- */
-void shmpi_pe_set_init(struct shmpi_pe_set *set, const char *what)
-{
-    set->words = ((size_t)shmpi_g.n_pes + 63) / 64;
-    set->bits = calloc(set->words, sizeof *set->bits);
-    if (!set->bits)
-        shmpi_abort("shmem_init", "out of memory for %zu words of %s", set->words, what);
-}
-
-void shmpi_pe_set_fini(struct shmpi_pe_set *set)
-{
-    free(set->bits);
-    set->bits = NULL;
-    set->words = 0;
-}
-
 void shmpi_pe_set_wait_each(struct shmpi_pe_set *set,
                             void (*start)(int pe, uint64_t *result, MPI_Request *req))
 {

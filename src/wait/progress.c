@@ -7,7 +7,7 @@
  * waiter that only spins steals the CPU from the PE it waits for, so after
  * a few turns the loop yields, and after SHMPI_POLL_US it sleeps briefly.
  */
-#include "amo.h"
+#include "shmpi.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -46,16 +46,25 @@ void shmpi_progress_probe(void)
     MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, shmpi_g.comm, &flag, MPI_STATUS_IGNORE);
 }
 
+/* amo_deferred.c's drain, registered at start-up: called only while AMOs
+ * wait in its queue (MPI AMOs; never on the paths of shared memory). */
+static void (*drain_deferred)(void);
+
+void shmpi_progress_on_deferred(void (*drain)(void))
+{
+    drain_deferred = drain;
+}
+
 bool shmpi_progress_test(MPI_Request *req, int *done)
 {
     atomic_store_explicit(&progress_calls,
                           atomic_load_explicit(&progress_calls, memory_order_relaxed) + 1,
                           memory_order_relaxed);
     /* One entry into MPI: the request of the wait (or a probe), together
-     * with the AMOs other PEs sent this one (amo_message.c). */
+     * with the AMOs other PEs sent this one (serve.c). */
     bool served = false;
     if (shmpi_amo_by_message()) {
-        served = shmpi_amo_serve_test(req, done);
+        served = shmpi_serve_test(req, done);
     } else {
         /* MPI_Test alone serves RMA aimed at this PE far more slowly than a
          * probe does (benchmarks/RESULTS.md, "Measurements behind design
@@ -67,7 +76,8 @@ bool shmpi_progress_test(MPI_Request *req, int *done)
     }
     /* A PE that waits or polls completes its own deferred AMOs: what it
      * waits for may depend on them. */
-    shmpi_amo_drain(false);
+    if (SHMPI_UNLIKELY(atomic_load_explicit(&shmpi_g.amo_deferred, memory_order_acquire)))
+        drain_deferred();
     return served;
 }
 
@@ -281,7 +291,7 @@ static void *progress_loop(void *arg)
             continue;
         }
         if (shmpi_amo_by_message()) {
-            shmpi_amo_serve_test(NULL, NULL);
+            shmpi_serve_test(NULL, NULL);
         } else {
             int flag;
             MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, progress_comm, &flag, MPI_STATUS_IGNORE);
