@@ -96,6 +96,16 @@ static void depart_init(void)
     shmpi_depart_init(shmpi_finalize);
 }
 
+/* Every PE's card to every PE, waited for as every wait of shmpi, then
+ * what shape.c learns from them. */
+static void shape_exchange(void)
+{
+    MPI_Request req;
+    shmpi_shape_exchange_start(&req);
+    shmpi_wait_request(&req);
+    shmpi_shape_exchange();
+}
+
 /* The teams make and free their shared-memory slots (coll_shm.c) with them. */
 static void teams_init(void)
 {
@@ -212,7 +222,7 @@ int shmpi_init(const char *routine, int requested)
         {"env", shmpi_env_read},               /* first: every later step reads a setting */
         {"shape", shmpi_shape_init},           /* this PE's machine, before its segments */
         {"segments", shmpi_segments_create},   /* this PE's heap and static data */
-        {"exchange", shmpi_shape_exchange},    /* every PE's card: nodes, crowding, room */
+        {"exchange", shape_exchange},          /* every PE's card: nodes, crowding, room */
         {"mapping", shmpi_segments_map},       /* the node peers' segments */
         {"mapped", shmpi_shape_mapped_init},   /* once every segment is mapped: who maps what */
         {"window", shmpi_rma_init},            /* only where some memory is not mapped */

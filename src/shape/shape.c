@@ -256,14 +256,17 @@ void shmpi_shape_init(void)
     fill_machine(&sh->mine);
 }
 
+void shmpi_shape_exchange_start(MPI_Request *req)
+{
+    struct shmpi_shape *sh = &shmpi_shape;
+    MPI_Iallgather(&sh->mine, (int)sizeof sh->mine, MPI_BYTE, sh->cards, (int)sizeof sh->mine,
+                   MPI_BYTE, shmpi_g.comm, req);
+}
+
 void shmpi_shape_exchange(void)
 {
     struct shmpi_shape *sh = &shmpi_shape;
     int n = shmpi_g.n_pes;
-    MPI_Request req;
-    MPI_Iallgather(&sh->mine, (int)sizeof sh->mine, MPI_BYTE, sh->cards, (int)sizeof sh->mine,
-                   MPI_BYTE, shmpi_g.comm, &req);
-    shmpi_wait_request(&req);
     const struct shmpi_pe_card *cards = sh->cards;
     check_agreement(cards, n);
 

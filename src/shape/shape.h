@@ -70,7 +70,10 @@ extern struct shmpi_shape shmpi_shape;
 /* Local: the tables, and this PE's card as far as the machine goes. */
 void shmpi_shape_init(void);
 /* Collective (after window.c filled in the segments): every card to every
- * PE, then the nodes, crowding, /dev/shm room and the (pseudo-)node. */
+ * PE (_start: the request, which the caller waits for with
+ * shmpi_wait_request, a layer above), then the nodes, crowding, /dev/shm
+ * room and the (pseudo-)node. */
+void shmpi_shape_exchange_start(MPI_Request *req);
 void shmpi_shape_exchange(void);
 /* Some PE's heap is not in shared memory (window.c): PEs of a node stay
  * apart, on every PE. */
