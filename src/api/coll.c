@@ -7,6 +7,8 @@
  */
 #define SHMPI_DEFINES_coll SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "coll.h"
+#include "barrier.h"
+#include "rma.h"
 
 void shmem_barrier_all(void)
 {

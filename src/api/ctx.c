@@ -5,6 +5,7 @@
  */
 #define SHMPI_DEFINES_ctx SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "shmpi.h"
+#include "ctx.h"
 
 int shmem_ctx_create(long options, shmem_ctx_t *ctx)
 {

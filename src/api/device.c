@@ -3,6 +3,7 @@
  * The work is in src/core/device_heap.c.
  */
 #include "device_heap.h"
+#include "barrier.h"
 
 int shmemx_device_heap_available(void)
 {

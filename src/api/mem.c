@@ -3,6 +3,8 @@
  */
 #define SHMPI_DEFINES_mem SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "shmpi.h"
+#include "barrier.h"
+#include "heap.h"
 
 
 void *shmem_malloc(size_t size)

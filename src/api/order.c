@@ -8,6 +8,8 @@
  */
 #define SHMPI_DEFINES_order SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "shmpi.h"
+#include "ctx.h"
+#include "rma.h"
 
 /* The body of quiet and fence: shmpi completes in both. */
 static void complete(const char *routine, shmem_ctx_t ctx)

@@ -5,6 +5,7 @@
  */
 #define SHMPI_DEFINES_rma SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "shmpi.h"
+#include "rma.h"
 
 #define DEFINE_RMA_TYPED(N, T)                                                                \
     void shmem_ctx_##N##_put(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,        \

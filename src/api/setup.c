@@ -6,6 +6,8 @@
 #include "shmpi.h"
 #include "device_heap.h"
 #include "runtime.h"
+#include "coll.h"
+#include "window.h"
 
 #include <string.h>
 

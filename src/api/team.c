@@ -4,6 +4,9 @@
  */
 #define SHMPI_DEFINES_team SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "shmpi.h"
+#include "coll.h"
+#include "heap_alloc.h"
+#include "team.h"
 
 int shmem_team_my_pe(shmem_team_t team)
 {

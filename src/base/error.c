@@ -267,6 +267,12 @@ void shmpi_not_ready(const char *routine)
                                           : "before shmem_init (or shmem_init_thread)");
 }
 
+void shmpi_bytes_fail(const char *routine, size_t nelems, size_t elem_size)
+{
+    shmpi_abort(routine, "nelems %zu times element size %zu overflows size_t", nelems,
+                elem_size);
+}
+
 void shmpi_pe_fail(const char *routine, int pe, int n_pes)
 {
     shmpi_abort(routine, "PE %d is out of range (valid PEs are 0 to %d)", pe, n_pes - 1);

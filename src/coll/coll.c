@@ -27,6 +27,8 @@
  * served from a private copy of the source.
  */
 #include "coll.h"
+#include "barrier.h"
+#include "progress.h"
 
 #include <stdlib.h>
 #include <string.h>

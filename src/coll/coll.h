@@ -20,6 +20,8 @@
 #include "shmpi.h"
 #include "device_heap.h"
 #include "team.h"
+#include "progress.h"
+#include "shape.h"
 
 #include <limits.h>
 #include <stdint.h>

@@ -50,6 +50,11 @@
  * count the same events.
  */
 #include "coll.h"
+#include "mpi_rma.h"
+#include "progress.h"
+#include "shape.h"
+#include "shmpi.h"
+#include "window.h"
 
 #include <limits.h>
 #include <pthread.h>

@@ -6,6 +6,9 @@
 #include "shmpi.h"
 #include "cuda_driver.h"
 #include "device_heap.h"
+#include "heap_alloc.h"
+#include "progress.h"
+#include "shape.h"
 
 #include <stdio.h>
 #include <stdlib.h>

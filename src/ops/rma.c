@@ -27,12 +27,6 @@
 /* MPI counts are int: larger transfers go in pieces of this many bytes. */
 #define MPI_CHUNK ((size_t)1 << 30)
 
-void shmpi_bytes_fail(const char *routine, size_t nelems, size_t elem_size)
-{
-    shmpi_abort(routine, "nelems %zu times element size %zu overflows size_t", nelems,
-                elem_size);
-}
-
 /* A CPU copy to or from a mapped segment: each byte stored once (copy.h),
  * so a flag the target resets after seeing it stays reset; memmove only
  * for a transfer to self whose two sides overlap. */

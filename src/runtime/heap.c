@@ -5,6 +5,11 @@
  */
 #include "shmpi.h"
 #include "heap.h"
+#include "barrier.h"
+#include "env.h"
+#include "heap_alloc.h"
+#include "progress.h"
+#include "shape.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -15,6 +15,7 @@
 #include "runtime.h"
 #include "team.h"
 #include "window.h"
+#include "env.h"
 
 #include <errno.h>
 #include <sched.h>

@@ -27,6 +27,8 @@
  */
 #include "shmpi.h"
 #include "mpi_rma.h"
+#include "heap_alloc.h"
+#include "shape.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,6 +12,7 @@
  * (docs/design.md, "Start-up").
  */
 #include "shmpi.h"
+#include "shape.h"
 
 #include <sched.h>
 #include <stdio.h>

@@ -2,25 +2,15 @@
  * ctx.h - contexts (ctx.c): the default context and the contexts a
  * program creates on a team.
  *
- * shmpi.h includes this header (struct shmpi_global holds the default
- * context), so every file of src/ sees it; a file that uses contexts
- * includes it anyway to say so.
+ * The context's data (struct shmpi_ctx) is in team_types.h, a layer below
+ * (the global state holds the default context).
  */
 #include "shmpi.h"
 
 #ifndef SHMPI_CTX_H
 #define SHMPI_CTX_H
 
-struct shmpi_team;
-
-struct shmpi_ctx {
-    unsigned magic;          /* SHMPI_CTX_MAGIC while the context exists */
-    struct shmpi_team *team; /* PE numbers of operations are relative to it */
-    long options;
-    atomic_int mpi_pending;  /* MPI operations issued since the last flush */
-    struct shmpi_ctx *next, *prev; /* the team's contexts */
-};
-#define SHMPI_CTX_MAGIC 0xc0c7e57au
+#include "team.h"
 
 /* Sets up the default context (init, after the world team it belongs to). */
 void shmpi_ctx_init(void);
@@ -30,7 +20,7 @@ void shmpi_ctx_init(void);
 void shmpi_ctx_on_free(void (*quiet)(struct shmpi_ctx *ctx));
 
 /* Resolves the handle of a context (the default one included); NULL or a
- * destroyed handle is an error naming `routine`.  shmpi_ctx_of (shmpi.h)
+ * destroyed handle is an error naming `routine`.  shmpi_ctx_of (below)
  * resolves the default context inline and calls this for the others. */
 struct shmpi_ctx *shmpi_ctx_get(const char *routine, shmem_ctx_t ctx);
 
@@ -43,5 +33,13 @@ int shmpi_ctx_team(const char *routine, shmem_ctx_t ctx, shmem_team_t *team);
 /* Quiets and destroys every context still open on `team` (the team is
  * being destroyed, or the library finalized). */
 void shmpi_ctx_destroy_all(struct shmpi_team *team);
+
+/* The context behind a handle; the default one without a call. */
+static inline struct shmpi_ctx *shmpi_ctx_of(const char *routine, shmem_ctx_t handle)
+{
+    if (SHMPI_LIKELY(handle == SHMEM_CTX_DEFAULT))
+        return &shmpi_g.ctx_default;
+    return shmpi_ctx_get(routine, handle);
+}
 
 #endif /* SHMPI_CTX_H */

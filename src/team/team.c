@@ -23,6 +23,7 @@
 #include "pe_index.h"
 #include "team.h"
 #include "team_comm.h"
+#include "progress.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -2,9 +2,8 @@
  * team.h - teams (team.c): the predefined teams, splits, translation,
  * configuration, destruction, and the internal teams of active sets.
  *
- * shmpi.h includes this header (struct shmpi_global holds the predefined
- * teams), so every file of src/ sees it; a file that uses teams includes it
- * anyway to say so.  Related modules: the handle slabs (handle.h), world PE
+ * The team's data (struct shmpi_team) is in team_types.h, a layer below
+ * (the global state holds the predefined teams; the waits read them).  Related modules: the handle slabs (handle.h), world PE
  * <-> team PE (pe_index.h), team communicators (team_comm.h), contexts
  * (ctx.h), a team's shared-memory collectives (coll_shm.c).
  */
@@ -13,48 +12,6 @@
 #ifndef SHMPI_TEAM_H
 #define SHMPI_TEAM_H
 
-struct shmpi_ctx;
-struct shmpi_team_slot;
-
-/* How a team's collectives use shared memory (coll_shm.c). */
-struct shmpi_team_shm {
-    int slot;                /* its slot in every member's reserved block, or -1:
-                                MPI only (not all mapped, SHMPI_MPI_ONLY, no slot free) */
-    unsigned mapped_segs;    /* bit s: every member maps every member's segment s */
-    uint64_t seq;            /* the last event this member arrived at */
-    uint64_t all_arrived;    /* every member was seen at this event or later */
-    struct shmpi_team_slot **member_slot; /* [n_pes]: each member's slot, mapped here */
-    bool tree_barrier;       /* barriers by dissemination, not by reading every counter */
-    bool tree_bcast;         /* small broadcasts down a binomial tree */
-    bool tree_reduce;        /* small reductions up and down a binomial tree */
-};
-
-struct shmpi_team {
-    unsigned magic;          /* SHMPI_TEAM_MAGIC while the team exists */
-    MPI_Comm comm;           /* the team's communicator (rank == team PE) */
-    int my_pe;               /* caller's PE in the team */
-    int n_pes;
-    int *world_pe;           /* [n_pes]: team PE -> world PE, NULL for the world team */
-    /* World PE -> team PE (pe_index.c): when the members are an arithmetic
-     * progression of world PEs (world_pe[i] == world_start + i * world_stride)
-     * it is computed; otherwise by_world holds the world PEs in ascending
-     * order followed by their team PEs (2 * n_pes ints, binary search). */
-    int world_start, world_stride;
-    int *by_world;
-    shmem_team_config_t config;
-    long config_mask;
-    int n_contexts;          /* contexts created on this team and not destroyed */
-    struct shmpi_ctx *contexts; /* those contexts (list through ctx->next; ctx.c) */
-    struct shmpi_team *next, *prev; /* user teams not yet destroyed */
-    bool predefined;         /* WORLD and SHARED are never destroyed by users */
-    bool crowded;            /* the members on some machine outnumber its CPUs: MPI
-                                collectives take their nonblocking form (coll.c) */
-    struct shmpi_team_shm shm;
-    /* For the wait records (diagnose.c): the same on every member. */
-    uint64_t members_id;     /* from its members' world PEs: teams of the same PEs share it */
-    uint64_t calls;          /* collectives called on it so far (the current one included) */
-};
-#define SHMPI_TEAM_MAGIC 0x7ea3c0deu
 
 /* The members_id of a team of n PEs (world_pe NULL: world PEs 0 to n - 1). */
 uint64_t shmpi_team_members_id(const int *world_pe, int n);
@@ -66,7 +23,7 @@ void shmpi_teams_init(void);
 void shmpi_teams_fini(void);
 
 /* Resolves a team handle (predefined ones included); NULL or a destroyed
- * handle is an error naming `routine`.  Defined in shmpi.h (it reads
+ * handle is an error naming `routine`.  Defined below (it reads
  * shmpi_g): SHMEM_TEAM_WORLD, the team of most collectives, is resolved
  * inline and every other handle by shmpi_team_lookup. */
 static inline struct shmpi_team *shmpi_team_get(const char *routine, shmem_team_t team);
@@ -119,6 +76,12 @@ static inline int shmpi_team_world_pe(const char *routine, const struct shmpi_te
     if (SHMPI_UNLIKELY(pe < 0 || pe >= team->n_pes))
         shmpi_pe_fail(routine, pe, team->n_pes);
     return team->world_pe ? team->world_pe[pe] : pe;
+}
+
+/* The team behind a handle; the world team without a call. */
+static inline struct shmpi_team *shmpi_team_get(const char *routine, shmem_team_t team)
+{
+    return team == SHMEM_TEAM_WORLD ? &shmpi_g.team_world : shmpi_team_lookup(routine, team);
 }
 
 #endif /* SHMPI_TEAM_H */

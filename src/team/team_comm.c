@@ -15,6 +15,7 @@
 #include "shmpi.h"
 #include "team.h"
 #include "team_comm.h"
+#include "progress.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -31,7 +31,8 @@
 #include "shmpi.h"
 #include "mpi_rma.h"
 #include "diagnose.h"
-#include "team.h"
+#include "progress.h"
+#include "shape.h"
 
 #include <pthread.h>
 #include <sched.h>

@@ -40,7 +40,9 @@
 #include "shmpi.h"
 #include "diagnose.h"
 #include "mpi_rma.h"
-#include "team.h"
+#include "progress.h"
+#include "shape.h"
+#include "window.h"
 
 #include <pthread.h>
 #include <sched.h>

@@ -1,6 +1,6 @@
 /*
  * diagnose.h - waits that explain themselves (diagnose.c).  The hooks of
- * the waiting loops (publish, tick, unpublish) are in shmpi.h beside
+ * the waiting loops (publish, tick, unpublish) are in progress.h beside
  * struct shmpi_waiter; these are the start and end.
  */
 #ifndef SHMPI_DIAGNOSE_H

@@ -23,6 +23,10 @@
  * a probe may read any symmetric word, even one being updated.
  */
 #include "shmpi.h"
+#include "flush.h"
+#include "mpi_rma.h"
+#include "shape.h"
+#include "progress.h"
 
 #include <stdlib.h>
 

@@ -12,6 +12,8 @@
  * them to the progress thread.
  */
 #include "shmpi.h"
+#include "progress.h"
+#include "shape.h"
 
 /* shmpi_barrier_members' messages (world ranks), where AMOs are messages. */
 static MPI_Comm members_comm = MPI_COMM_NULL;

@@ -8,6 +8,8 @@
  * a few turns the loop yields, and after SHMPI_POLL_US it sleeps briefly.
  */
 #include "shmpi.h"
+#include "progress.h"
+#include "shape.h"
 
 #include <pthread.h>
 #include <sched.h>

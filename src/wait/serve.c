@@ -13,6 +13,7 @@
  * message that arrived.
  */
 #include "shmpi.h"
+#include "progress.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
  * that this PE's progress engine applies, so the loops must keep calling
  * into MPI (shmpi_backoff) or they would wait for themselves.
  */
-#include "amo.h"
+#include "wait.h"
 
 void shmpi_wait_until(const char *routine, const void *addr,
                       bool (*satisfied)(const void *state), const void *state)
