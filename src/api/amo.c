@@ -1,7 +1,7 @@
 /*
  * amo.c - atomic memory operations (spec: Atomic Memory Operations, their
  * non-blocking and deprecated forms).  Each routine is one call into
- * shmpi_amo_routine() (src/core/amo.c, which explains how atomicity is kept); the
+ * shmpi_amo_routine() (src/ops/amo.c, which explains how atomicity is kept); the
  * type tables generate them all.
  */
 #define SHMPI_DEFINES_amo SHMPI_HERE /* weak shmem_ names of this chapter here */

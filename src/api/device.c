@@ -1,6 +1,6 @@
 /*
  * device.c - the device-heap extensions of shmemx.h (shmemx_device_*).
- * The work is in src/core/device_heap.c.
+ * The work is in src/device/device_heap.c.
  */
 #include "device_heap.h"
 #include "barrier.h"

@@ -9,7 +9,7 @@
  *     low 32 bits:  the ticket now being served
  *
  * so 0, the spec's initial value, is a free lock.  Every update is an AMO
- * on the whole 64-bit word (src/core/amo.c keeps them atomic):
+ * on the whole 64-bit word (src/ops/amo.c keeps them atomic):
  *   set_lock:   my ticket = high half of fetch_add(word, 1 << 32); then wait
  *               until the low half equals it, looking less often the more
  *               PEs are ahead;

@@ -1,6 +1,6 @@
 /*
  * reduce.c - the deprecated active-set reductions (spec: Collective
- * Routines, shmem_TYPE_OP_to_all).  Each is one call into src/core/coll.c,
+ * Routines, shmem_TYPE_OP_to_all).  Each is one call into src/coll/coll.c,
  * which runs it in shared memory when the active set's team has a slot,
  * else as one MPI allreduce on its communicator; the MPI datatype and
  * operator are columns of the type and operator tables

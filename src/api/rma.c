@@ -1,6 +1,6 @@
 /*
  * rma.c - remote memory access routines (spec: RMA Routines, and the
- * non-blocking ones).  Each routine is one call into src/core/rma.c with a
+ * non-blocking ones).  Each routine is one call into src/ops/rma.c with a
  * byte count or element size; the type tables generate them all.
  */
 #define SHMPI_DEFINES_rma SHMPI_HERE /* weak shmem_ names of this chapter here */

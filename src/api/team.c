@@ -1,6 +1,6 @@
 /*
  * team.c - team management routines (spec: Team Management Routines) and
- * the extension shmemx_team_get_mpi_comm.  The work is in src/core/team.c.
+ * the extension shmemx_team_get_mpi_comm.  The work is in src/team/team.c.
  */
 #define SHMPI_DEFINES_team SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "shmpi.h"

@@ -111,11 +111,11 @@ struct shmpi_env {
     long progress_interval_us; /* SHMPI_PROGRESS_THREAD: -1 auto, 0 = off, else the
                                   polling interval of shmpi's progress thread */
     int yield_waits;       /* SHMPI_YIELD_WAITS: -1 auto (when crowded), 0, 1 */
-    long finalize_grace_ms; /* SHMPI_FINALIZE_GRACE_MS (src/core/runtime.c) */
-    long poll_us;          /* SHMPI_POLL_US: -1 auto (src/core/progress.c) */
+    long finalize_grace_ms; /* SHMPI_FINALIZE_GRACE_MS (src/runtime/runtime.c) */
+    long poll_us;          /* SHMPI_POLL_US: -1 auto (src/wait/progress.c) */
     long tree_min_pes;     /* SHMPI_TREE_MIN_PES: -1 auto, 0 never (coll_shm.c) */
     unsigned amo_ops;      /* SHMPI_AMO_OPS: bit 1 << op for each enum shmpi_amo_op the
-                              program's AMO routines may use (src/core/amo_ops.c) */
+                              program's AMO routines may use (src/ops/amo_ops.c) */
     const char *amo_ops_text; /* its text, for messages */
     const char *amo_window_ops; /* the window's which_accumulate_ops hint for amo_ops
                                    (shmpi_amo_window_ops, read by mpi_rma.c) */

@@ -45,7 +45,7 @@
  *    AMOs, which need only be complete at the next quiet, may instead wait
  *    in a queue until then (amo_deferred.c), with the same two calls.  The
  *    window is created with which_accumulate_ops=cswap,no_op
- *    (src/core/mpi_rma.c).
+ *    (src/shape/mpi_rma.c).
  *
  *    A program that declares with SHMPI_AMO_OPS that its AMO routines make
  *    one kind of update only (add, and, or, xor, or set/swap), besides

@@ -1,7 +1,7 @@
 /*
- * amo.h - internal API of the atomics area: the AMO core (src/core/amo.c,
+ * amo.h - internal API of the atomics area: the AMO core (src/ops/amo.c,
  * with its deferred queue amo_deferred.c and SHMPI_AMO_OPS amo_ops.c) and
- * the waiting loops of point-to-point synchronization (src/core/wait.c).
+ * the waiting loops of point-to-point synchronization (src/wait/wait.c).
  * The typed routines of src/api/{amo,signal,lock,p2p}.c are thin calls
  * into these.
  */
@@ -51,7 +51,7 @@ void shmpi_amo(const char *routine, shmem_ctx_t ctx, enum shmpi_amo_op op,
 
 /* The same for the routines that need only be complete at the next quiet
  * (non-fetching AMOs, fetching _nbi ones): on the MPI path some are queued
- * (src/core/amo_deferred.c); *fetched is written by the quiet. */
+ * (src/ops/amo_deferred.c); *fetched is written by the quiet. */
 void shmpi_amo_nbi(const char *routine, shmem_ctx_t ctx, enum shmpi_amo_op op,
                    enum shmpi_amo_type type, void *dest, const void *operand,
                    const void *compare, void *fetched, int pe);
@@ -71,18 +71,18 @@ void shmpi_amo_routine_nbi(const char *routine, shmem_ctx_t ctx, enum shmpi_amo_
 void shmpi_put_signal(const char *routine, shmem_ctx_t ctx, void *dest, const void *source,
                       size_t nbytes, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
 
-/* Completes the deferred AMOs (src/core/amo_deferred.c); with !wait_for_lock
+/* Completes the deferred AMOs (src/ops/amo_deferred.c); with !wait_for_lock
  * it returns at once if another thread (or this one, further up) is at it. */
 void shmpi_amo_drain(bool wait_for_lock);
 
-/* ---- AMOs as messages to the owner (src/core/amo_message.c) ---------------------- */
+/* ---- AMOs as messages to the owner (src/ops/amo_message.c) ---------------------- */
 /* Its communicators, where shmpi_amo_by_message() (collective, init). */
 void shmpi_amo_message_init(void);
 void shmpi_amo_message_fini(void);
 /* Completes this PE's AMOs sent without waiting (quiet). */
 void shmpi_amo_message_quiet(void);
 
-/* ---- SHMPI_AMO_OPS (src/core/amo_ops.c) -------------------------------------------- */
+/* ---- SHMPI_AMO_OPS (src/ops/amo_ops.c) -------------------------------------------- */
 /* Chooses the direct MPI op of SHMPI_AMO_OPS (the same everywhere: shape.c
  * checks it) and sets up AMOs as messages (collective, during init). */
 void shmpi_amo_init(void);

@@ -90,7 +90,7 @@ static void create_window(void)
     MPI_Info_set(info, "accumulate_ordering", "none");
     /* AMOs use MPI_Compare_and_swap and MPI_Fetch_and_op(MPI_NO_OP), and at
      * most one other op on words no compare-and-swap touches (SHMPI_AMO_OPS),
-     * so the default same_op_no_op holds (src/core/amo.c). */
+     * so the default same_op_no_op holds (src/ops/amo.c). */
     MPI_Info_set(info, "accumulate_ops", "same_op_no_op");
     MPI_Info_set(info, "which_accumulate_ops", shmpi_g.env.amo_window_ops);
     /* Attach happens at the same point on every PE (MPICH may use this to

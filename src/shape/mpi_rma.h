@@ -1,6 +1,6 @@
 /*
  * mpi_rma.h - the MPI one-sided module: the only code that names the MPI
- * window (src/core/mpi_rma.c).
+ * window (src/shape/mpi_rma.c).
  *
  * It creates the window over the symmetric segments, frees it, and wraps
  * each MPI RMA call shmpi makes (put, get, accumulate, get_accumulate,
@@ -21,10 +21,10 @@
 extern MPI_Win shmpi_rma_win;
 extern MPI_Aint *shmpi_rma_base[SHMPI_NSEGS];
 
-/* ---- the window: start-up and end (collective; src/core/window.c) ---------------- */
+/* ---- the window: start-up and end (collective; src/shape/window.c) ---------------- */
 /* Creates the window over the segments of shmpi_g.seg (mapped by then) and
  * opens the passive-target epoch that lasts until shmpi_rma_fini; also
- * chooses the MPI library's special cases (src/core/mpi_rma.c). */
+ * chooses the MPI library's special cases (src/shape/mpi_rma.c). */
 void shmpi_rma_init(void);
 void shmpi_rma_fini(void);
 /* Whether any MPI RMA can happen (there is a window). */
@@ -109,7 +109,7 @@ static inline void shmpi_rma_fetch_and_op(const void *origin, void *result, MPI_
     MPI_Fetch_and_op(origin, result, type, pe, disp, op, shmpi_rma_win);
 }
 /* MPI_Compare_and_swap of a `size`-byte word, or its equivalent where the
- * library cannot do it (Open MPI 4.1, own word; src/core/mpi_rma.c). */
+ * library cannot do it (Open MPI 4.1, own word; src/shape/mpi_rma.c). */
 void shmpi_rma_compare_and_swap(const void *value, const void *compare, void *result,
                                 MPI_Datatype type, size_t size, int pe, MPI_Aint disp);
 static inline void shmpi_rma_flush(int pe)

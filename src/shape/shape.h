@@ -66,7 +66,7 @@ struct shmpi_shape {
 };
 extern struct shmpi_shape shmpi_shape;
 
-/* ---- start-up (in this order; src/core/runtime.c) ---------------------------------- */
+/* ---- start-up (in this order; src/runtime/runtime.c) ---------------------------------- */
 /* Local: the tables, and this PE's card as far as the machine goes. */
 void shmpi_shape_init(void);
 /* Collective (after window.c filled in the segments): every card to every
@@ -116,14 +116,14 @@ static inline bool shmpi_shm_reaches(int s, int pe)
 
 /* Whether AMOs on words of segment s use CPU atomics: only when every PE
  * maps every PE's segment s, so that all PEs update a word the same way
- * (src/core/amo.c). */
+ * (src/ops/amo.c). */
 static inline bool shmpi_amo_by_cpu(int s)
 {
     return shmpi_shape.all_mapped[s];
 }
 
 /* Whether AMOs on words this PE does not map are messages to the word's
- * owner, which applies them with CPU atomics (src/core/amo_message.c), as
+ * owner, which applies them with CPU atomics (src/ops/amo_message.c), as
  * do the PEs that map the word: every PE runs the progress thread, so every
  * PE serves those messages even while it computes.  The same on every PE. */
 static inline bool shmpi_amo_by_message(void)

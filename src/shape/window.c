@@ -11,7 +11,7 @@
  * (.data+.bss of the program, rounded out to whole pages) is shared the same
  * way by default; it stays private under SHMPI_SHARE_STATIC=0 or when the
  * job shares no memory.  Where some PE does not map some segment of every
- * PE, both segments are attached to the MPI window (src/core/mpi_rma.c),
+ * PE, both segments are attached to the MPI window (src/shape/mpi_rma.c),
  * which is how PEs reach the memory they do not map.
  */
 #include "shmpi.h"

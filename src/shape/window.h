@@ -10,7 +10,7 @@
 #include "shape.h"
 #include "mpi_rma.h"
 
-/* Start-up, in this order (src/core/runtime.c).  Local: this PE's heap and
+/* Start-up, in this order (src/runtime/runtime.c).  Local: this PE's heap and
  * static data, in shared-memory objects where the job shares memory, and
  * their place on its card (before shmpi_shape_exchange). */
 void shmpi_segments_create(void);
