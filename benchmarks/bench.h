@@ -124,7 +124,7 @@ void bench_line_wait(_Atomic long *flag, long seq, unsigned looks_before_yield);
  * MPI_Win_create_dynamic + MPI_Win_attach of `size` bytes of private,
  * page-aligned memory (mmap, like shmpi's heap under SHMPI_MPI_ONLY),
  * locked with MPI_Win_lock_all(MPI_MODE_NOCHECK).  disp[pe] is the address
- * of each PE's region.  The info keys are shmpi's own (src/core/mpi_rma.c:
+ * of each PE's region.  The info keys are shmpi's own (src/shape/mpi_rma.c:
  * accumulate_ordering=none, accumulate_ops=same_op_no_op, coll_attach)
  * with which_accumulate_ops = `which_ops` (shmpi uses "cswap,no_op"). */
 struct bench_win {

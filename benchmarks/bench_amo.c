@@ -15,7 +15,7 @@
  * PEs of a pair hammer the same word (contended fetch_add).
  *
  * In the default MPI-only mode shmpi maps add and fetch_add to compare-and-
- * swaps (src/core/amo.c); the rate rows and the contended row are judged by
+ * swaps (src/ops/amo.c); the rate rows and the contended row are judged by
  * that sequence written in raw MPI (MPI-cas, MPI-cas-loop), the MPI column
  * then being information.
  *
@@ -247,7 +247,7 @@ static void fadd_nbi_mpi(void *arg, long n)
 }
 
 /* ---- diagnostics: shmpi's MPI algorithm for add/fetch_add in raw MPI ---------------------
- * src/core/amo.c uses only MPI_NO_OP and MPI_Compare_and_swap: compare-and-swap
+ * src/ops/amo.c uses only MPI_NO_OP and MPI_Compare_and_swap: compare-and-swap
  * old -> old + 1 from a guess of the word, retried from the value it returns
  * until the word had not changed, each + flush. */
 static long mpi_read_word(struct amo *a, MPI_Aint disp)

@@ -330,7 +330,7 @@ static void pp_mpi(void *arg, long n)
 }
 
 /* Diagnostics: the cache-line ping-pong waiting the way shmpi waits
- * (src/core/progress.c: MPI_Iprobe on every try, sched_yield after 16), and
+ * (src/wait/progress.c: MPI_Iprobe on every try, sched_yield after 16), and
  * the MPI ping-pong with shmpi's MPI sequence for put + quiet
  * (MPI_Put + MPI_Win_flush_local + MPI_Win_flush_all).  When shmpi matches
  * one of them, that is where its time goes. */

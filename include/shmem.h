@@ -112,7 +112,7 @@ typedef struct {
 #ifdef __cplusplus
 extern "C" {
 #endif
-#ifdef SHMPI_FN /* the library's own build: src/core/shmpi.h */
+#ifdef SHMPI_FN /* the library's own build: src/base/shmpi.h */
 #include "shmpi_routines.h"
 #else
 #define SHMPI_FN(RET, NAME, PARAMS) RET(NAME) PARAMS;

@@ -16,7 +16,7 @@
  *     #define shmem_OP(...) SHMPI_C11_GENERIC(FORMS, OP, TABLE, SIG, __VA_ARGS__)
  * (a macro cannot define a macro, so that one line is written out).
  * SHMPI_TYPED_CALL(RET, OP, TABLE, FORMS, SIG, CALL, EXTRA) is a family
- * whose routines are one call into src/core, CALL(CTX, T, MPI_DATATYPE,
+ * whose routines are one call into the layers, CALL(CTX, T, MPI_DATATYPE,
  * EXTRA) with CTX the routine's context (ctx or SHMEM_CTX_DEFAULT);
  * src/api/listed.c defines them.  So a new family is its entry, its C11
  * line and its core function.  SHMPI_GENERIC_ONLY(...) is the generic name

@@ -9,13 +9,13 @@
  * shmem.h makes each entry the declaration RET NAME(PARAMS) and, in C11,
  * defines the generic names; shmpi_cxx.h makes each family a C++ template;
  * pshmem.h makes each entry the profiling name's, RET pNAME(PARAMS); the
- * library's own build (src/core/shmpi.h) gives each the assembler name
+ * library's own build (src/base/shmpi.h) gives each the assembler name
  * pNAME and a weak alias NAME (see docs/profiling.md).  SHMPI_CHAPTER
  * names the file of src/api that defines the entries that follow.
  * Installed because shmem.h needs it; programs include shmem.h (and tools
  * pshmem.h), not this file.
  *
- * An entry whose definition is one call into src/core carries that call:
+ * An entry whose definition is one call into the layers carries that call:
  * SHMPI_FN_CALL(RET, NAME, PARAMS, CALL) returns CALL, SHMPI_FN_DO(NAME,
  * PARAMS, CALL) is a void routine that makes it, SHMPI_TYPED_CALL is such
  * a family.  Outside the library they are plain entries (the call is never

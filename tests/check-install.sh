@@ -63,11 +63,11 @@ for key in "version:$version" "openshmem:version:1\.6" "mpi:family:." "mpi:versi
 done
 info_prefix=$(sed -n 's/^path:prefix://p' "$work/info")
 [ "$(cd "$info_prefix" 2>/dev/null && pwd -P)" = "$prefix" ] || fail "shmpi_info: prefix $info_prefix is not $prefix"
-rows=$(awk -f "$src/tools/env_table.awk" "$src/src/core/env.c" | cut -f1,3 | tr '\t' :)
+rows=$(awk -f "$src/tools/env_table.awk" "$src/src/runtime/env.c" | cut -f1,3 | tr '\t' :)
 missing=0
 for row in $rows; do grep -qx "env:${row%%:*}:default:${row#*:}" "$work/info" || missing=$((missing + 1)); done
 if [ $missing -eq 0 ] && [ -n "$rows" ]; then ok "shmpi_info --parsable: $(echo $rows | wc -w) variables with their defaults"
-else fail "shmpi_info --parsable lacks $missing variables of src/core/env.c"; fi
+else fail "shmpi_info --parsable lacks $missing variables of src/runtime/env.c"; fi
 expect "shmpi_info" "SHMEM_SYMMETRIC_SIZE" "$bin/shmpi_info"
 
 # Man pages.

@@ -1,6 +1,6 @@
 /*
  * fake_cuda.c - a stand-in for the CUDA driver (libcuda.so.1) for the
- * device-heap tests: the entry points of src/core/cuda_driver.h over host
+ * device-heap tests: the entry points of src/device/cuda_driver.h over host
  * memory, loaded through SHMPI_CUDA_LIBRARY.
  *
  * "Device memory" is a POSIX shared-memory object, so its IPC handle (the

@@ -1,7 +1,7 @@
-# env_table.awk: the rows of env_table in src/core/env.c, the one table of
+# env_table.awk: the rows of env_table in src/runtime/env.c, the one table of
 # environment variables, as "NAME<TAB>ALIAS<TAB>DEFAULT<TAB>MEANING" lines in
 # order (ALIAS "-" when NULL; a default given by a #define'd string is resolved).
-#   awk -f tools/env_table.awk src/core/env.c
+#   awk -f tools/env_table.awk src/runtime/env.c
 # tests/env_table.test compares them with README's table; the build makes
 # shmpi_info's table and the shmpi(7) man page from them.
 

@@ -25,7 +25,7 @@
 # no page, a page lacks a section, or an argument of its declarations is not
 # described (or one described is not an argument).
 #
-# shmpi(7) gets the environment table of src/core/env.c; oshcc(1),
+# shmpi(7) gets the environment table of src/runtime/env.c; oshcc(1),
 # oshrun(1), shmpi_info(1) come from docs/man/*.in.  The date of the pages
 # is that of the newest release in NEWS.
 set -e
@@ -414,12 +414,12 @@ END {
 }' "$work/types" "$work/generics" "$src/tests/api/openshmem-1.6-c-api.txt" "$work/pages" "$work/decls"
 
 # shmpi(7), with the environment table; oshcc(1), oshrun(1), shmpi_info(1).
-awk -f "$src/tools/env_table.awk" "$src/src/core/env.c" | awk -F '\t' '{
+awk -f "$src/tools/env_table.awk" "$src/src/runtime/env.c" | awk -F '\t' '{
     print ".TP"
     printf ".B %s\n", $1
     printf "%sdefault: %s.\n", ($2 == "-" ? "" : "(or " $2 ") "), $3
     print $4 }' > "$work/env"
-[ -s "$work/env" ] || { echo "gen-man.sh: no environment table in src/core/env.c" >&2; exit 1; }
+[ -s "$work/env" ] || { echo "gen-man.sh: no environment table in src/runtime/env.c" >&2; exit 1; }
 for page in shmpi.7 oshcc.1 oshrun.1 shmpi_info.1; do
     section=${page##*.}
     awk -v version="$version" -v date="$date" -v env="$work/env" '

@@ -1,11 +1,11 @@
 /*
  * amo.c - atomic memory operations (spec: Atomic Memory Operations, their
  * non-blocking and deprecated forms).  Each routine is one call into
- * shmpi_amo_routine() (src/core/amo.c, which explains how atomicity is kept); the
+ * shmpi_amo_routine() (src/ops/amo.c, which explains how atomicity is kept); the
  * type tables generate them all.
  */
 #define SHMPI_DEFINES_amo SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/amo.h"
+#include "amo.h"
 
 /* One AMO on the word of type T at dest that need only be complete at the
  * next quiet (non-fetching, or _nbi): FETCHED is where the old value goes

@@ -2,11 +2,13 @@
  * coll.c - collective routines (spec: Collective Routines): barriers and
  * syncs, broadcast, collect, fcollect, alltoall(s) on teams, and the
  * deprecated active-set forms.  Each routine resolves its team or active
- * set and makes one call into src/core/coll.c; the type tables generate
+ * set and makes one call into src/coll/coll.c; the type tables generate
  * the typed ones.  Reductions are in reduce.c.
  */
 #define SHMPI_DEFINES_coll SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/coll.h"
+#include "coll.h"
+#include "barrier.h"
+#include "rma.h"
 
 void shmem_barrier_all(void)
 {

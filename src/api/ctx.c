@@ -1,10 +1,11 @@
 /*
  * ctx.c - communication management routines (spec: Communication
  * Management Routines) and the communication sessions of 1.6.  The work is
- * in src/core/ctx.c.
+ * in src/team/ctx.c.
  */
 #define SHMPI_DEFINES_ctx SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/shmpi.h"
+#include "shmpi.h"
+#include "ctx.h"
 
 int shmem_ctx_create(long options, shmem_ctx_t *ctx)
 {

@@ -1,8 +1,9 @@
 /*
  * device.c - the device-heap extensions of shmemx.h (shmemx_device_*).
- * The work is in src/core/device_heap.c.
+ * The work is in src/device/device_heap.c.
  */
-#include "../core/device_heap.h"
+#include "device_heap.h"
+#include "barrier.h"
 
 int shmemx_device_heap_available(void)
 {
@@ -12,15 +13,16 @@ int shmemx_device_heap_available(void)
 
 void *shmemx_device_malloc(size_t size)
 {
-    return shmpi_device_malloc(__func__, size, false);
+    return shmpi_device_malloc(__func__, size, false, shmpi_barrier_all);
 }
 
 void *shmemx_device_calloc(size_t count, size_t size)
 {
-    return shmpi_device_malloc(__func__, shmpi_bytes(__func__, count, size), true);
+    return shmpi_device_malloc(__func__, shmpi_bytes(__func__, count, size), true,
+                               shmpi_barrier_all);
 }
 
 void shmemx_device_free(void *ptr)
 {
-    shmpi_device_free(__func__, ptr);
+    shmpi_device_free(__func__, ptr, shmpi_barrier_all);
 }

@@ -1,12 +1,12 @@
 /*
  * listed.c - the routines written in the routine list with their call into
- * src/core (the SHMPI_FN_CALL and SHMPI_FN_DO entries of
+ * the layers below src/api (the SHMPI_FN_CALL and SHMPI_FN_DO entries of
  * include/shmpi_routines.h, and the families of SHMPI_TYPED_CALL entries:
  * team reductions, scans): each is defined here as that one call, with its
  * weak shmem_ alias.  The other entries are defined by hand in the file of
  * their chapter.
  */
-#include "../core/coll.h"
+#include "coll.h"
 
 #undef SHMPI_FN
 #undef SHMPI_FN_CALL
@@ -24,6 +24,6 @@
         CALL;                                                                                 \
     }                                                                                         \
     SHMPI_WEAK_ALIAS(NAME)
-#pragma GCC visibility push(default) /* the aliases are public, as in src/core/shmpi.h */
+#pragma GCC visibility push(default) /* the aliases are public, as in src/base/shmpi.h */
 #include "shmpi_routines.h"
 #pragma GCC visibility pop

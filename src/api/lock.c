@@ -9,7 +9,7 @@
  *     low 32 bits:  the ticket now being served
  *
  * so 0, the spec's initial value, is a free lock.  Every update is an AMO
- * on the whole 64-bit word (src/core/amo.c keeps them atomic):
+ * on the whole 64-bit word (src/ops/amo.c keeps them atomic):
  *   set_lock:   my ticket = high half of fetch_add(word, 1 << 32); then wait
  *               until the low half equals it, looking less often the more
  *               PEs are ahead;
@@ -23,7 +23,7 @@
  * harmless while fewer than 2^32 PEs wait.
  */
 #define SHMPI_DEFINES_lock SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/amo.h"
+#include "amo.h"
 
 _Static_assert(sizeof(long) == 8, "the lock word packs two 32-bit halves into a long");
 

@@ -2,7 +2,9 @@
  * mem.c - memory management routines (spec: Memory Management Routines).
  */
 #define SHMPI_DEFINES_mem SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/shmpi.h"
+#include "shmpi.h"
+#include "barrier.h"
+#include "heap.h"
 
 
 void *shmem_malloc(size_t size)

@@ -7,7 +7,9 @@
  * MPI_Win_flush_all only when an MPI operation is outstanding.)
  */
 #define SHMPI_DEFINES_order SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/shmpi.h"
+#include "shmpi.h"
+#include "ctx.h"
+#include "rma.h"
 
 /* The body of quiet and fence: shmpi completes in both. */
 static void complete(const char *routine, shmem_ctx_t ctx)

@@ -2,12 +2,12 @@
  * p2p.c - point-to-point synchronization (spec: Point-To-Point
  * Synchronization Routines): wait_until and test on one variable, and the
  * _all/_any/_some forms (with their _vector forms) on arrays of them.  The
- * waiting itself is src/core/wait.c; this file gives it a comparison per
+ * waiting itself is src/wait/wait.c; this file gives it a comparison per
  * type.
  */
 #define SHMPI_DEFINES_p2p SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/amo.h"
-#include "../core/device_heap.h"
+#include "amo.h"
+#include "device_heap.h"
 
 /* The awaited variables must not be in the device heap (a range compare),
  * and under SHMEM_DEBUG they must be symmetric (the spec requires remotely

@@ -1,6 +1,6 @@
 /*
  * reduce.c - the deprecated active-set reductions (spec: Collective
- * Routines, shmem_TYPE_OP_to_all).  Each is one call into src/core/coll.c,
+ * Routines, shmem_TYPE_OP_to_all).  Each is one call into src/coll/coll.c,
  * which runs it in shared memory when the active set's team has a slot,
  * else as one MPI allreduce on its communicator; the MPI datatype and
  * operator are columns of the type and operator tables
@@ -9,7 +9,7 @@
  * and defined by listed.c.
  */
 #define SHMPI_DEFINES_reduce SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/coll.h"
+#include "coll.h"
 
 #define DEFINE_TO_ALL(N, T, DT_MPI, OP, OP_MPI)                                               \
     void shmem_##N##_##OP##_to_all(T *dest, const T *source, int nreduce, int PE_start,       \

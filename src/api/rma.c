@@ -1,10 +1,11 @@
 /*
  * rma.c - remote memory access routines (spec: RMA Routines, and the
- * non-blocking ones).  Each routine is one call into src/core/rma.c with a
+ * non-blocking ones).  Each routine is one call into src/ops/rma.c with a
  * byte count or element size; the type tables generate them all.
  */
 #define SHMPI_DEFINES_rma SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/shmpi.h"
+#include "shmpi.h"
+#include "rma.h"
 
 #define DEFINE_RMA_TYPED(N, T)                                                                \
     void shmem_ctx_##N##_put(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,        \

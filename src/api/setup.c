@@ -3,9 +3,11 @@
  * Exit, and Query Routines; Thread Support).
  */
 #define SHMPI_DEFINES_setup SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/shmpi.h"
-#include "../core/device_heap.h"
-#include "../core/runtime.h"
+#include "shmpi.h"
+#include "device_heap.h"
+#include "runtime.h"
+#include "coll.h"
+#include "window.h"
 
 #include <string.h>
 

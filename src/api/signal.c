@@ -1,11 +1,11 @@
 /*
  * signal.c - put-with-signal and signal routines (spec: Signaling
  * Operations).  A put-with-signal is the put, complete at the target, then
- * the signal update as a uint64 AMO (src/core/amo.c: shmpi_put_signal).
+ * the signal update as a uint64 AMO (src/ops/amo.c: shmpi_put_signal).
  * The nbi forms are allowed to complete before returning, and do.
  */
 #define SHMPI_DEFINES_signal SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/amo.h"
+#include "amo.h"
 
 #define DEFINE_SIGNAL(NAME, T, ELEM)                                                          \
     void shmem_ctx_##NAME(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,           \

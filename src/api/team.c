@@ -1,9 +1,12 @@
 /*
  * team.c - team management routines (spec: Team Management Routines) and
- * the extension shmemx_team_get_mpi_comm.  The work is in src/core/team.c.
+ * the extension shmemx_team_get_mpi_comm.  The work is in src/team/team.c.
  */
 #define SHMPI_DEFINES_team SHMPI_HERE /* weak shmem_ names of this chapter here */
-#include "../core/shmpi.h"
+#include "shmpi.h"
+#include "coll.h"
+#include "heap_alloc.h"
+#include "team.h"
 
 int shmem_team_my_pe(shmem_team_t team)
 {

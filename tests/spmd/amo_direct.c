@@ -1,6 +1,6 @@
 /*
  * SHMPI_AMO_OPS: a program that declares one kind of update gets MPI's own
- * op on the MPI path (src/core/amo_ops.c).  argv[1] is the
+ * op on the MPI path (src/ops/amo_ops.c).  argv[1] is the
  * declaration (set here, before shmem_init; '+' for ','); every PE then hammers words
  * of PE 0 and of its right neighbour with that kind only, in the heap and
  * in static data, and the results must show each update applied exactly

@@ -1,6 +1,6 @@
 /*
  * Non-fetching and _nbi AMOs, which need only be complete at quiet (on the
- * MPI path shmpi queues them, src/core/amo_deferred.c):
+ * MPI path shmpi queues them, src/ops/amo_deferred.c):
  *   contention: every PE adds to, increments and fetch_add_nbi's one word
  *     pair of PE 0 in batches closed by shmem_quiet; the sums are exact and
  *     the fetched values are each of 0..N-1 exactly once;

@@ -25,7 +25,7 @@
 
 /* Arguments "thread N" (a marker NAME@thread,N-npP.spmd): shmpi's progress thread every
  * N us (SHMPI_PROGRESS_THREAD), with which AMOs on words a PE does not map are messages to
- * the word's owner (src/core/amo_message.c).  Call before shmem_init. */
+ * the word's owner (src/ops/amo_message.c).  Call before shmem_init. */
 static inline void test_thread_arg(int argc, char **argv)
 {
     if (argc > 2 && strcmp(argv[1], "thread") == 0)

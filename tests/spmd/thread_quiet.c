@@ -12,7 +12,7 @@
  *                least the flag (the fence ordered the add before it).
  * Stale reads are counted, not stopped at, and the job fails if there is
  * one.  Across nodes (check-4nodes) the adds are messages to the owner
- * (src/core/amo_message.c), whose quiet is shared by the threads.
+ * (src/ops/amo_message.c), whose quiet is shared by the threads.
  * Argument: private, shared or default (the kind of context); none: all three.
  */
 #include <pthread.h>

@@ -1,4 +1,4 @@
-/* Unit tests: the shared-memory RMA copy (src/core/copy.h).  It must copy
+/* Unit tests: the shared-memory RMA copy (src/base/copy.h).  It must copy
  * right at every size and alignment, and store each destination byte once:
  * a PE that sees a flag arrive and resets it must not see the flag stored
  * again.  The second property is checked exactly by tracing a child process
@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../../src/core/copy.h"
+#include "../../src/base/copy.h"
 
 #define BUF 4608
 #define GUARD 16

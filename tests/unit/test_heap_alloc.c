@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../../src/core/heap_alloc.h"
+#include "../../src/base/heap_alloc.h"
 
 #define HEAP_SIZE (1u << 20)
 

@@ -2,7 +2,7 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "../../src/core/parse.h"
+#include "../../src/base/parse.h"
 
 static size_t size_of(const char *text)
 {

@@ -1,9 +1,11 @@
-/* Unit tests: symmetric address translation (segments -> displacements). */
+/* Unit tests: symmetric address translation (segments -> displacements,
+ * src/shape/window.h). */
 #include <check.h>
 #include <setjmp.h>
 #include <stdlib.h>
 
-#include "../../src/core/shmpi.h"
+#include "../../src/base/shmpi.h"
+#include "../../src/shape/window.h"
 
 struct shmpi_global shmpi_g;
 struct shmpi_shape shmpi_shape;

@@ -1,0 +1,100 @@
+/*
+ * device_heap.h - the symmetric heap in GPU memory (docs/device-heap.md).
+ *
+ * With SHMPI_DEVICE_HEAP_SIZE set, shmem_init gives every PE a heap of that
+ * size in its GPU's memory (cuMemAlloc) and maps the heaps of the PEs of
+ * its machine through CUDA IPC.  Blocks come from the same allocator as the
+ * host heap (heap_alloc.c), so a block has the same offset on every PE.
+ * The host cannot load or store device memory: every transfer into or out
+ * of the device heap is a cuMemcpyAsync on this PE's stream, synchronized
+ * before a blocking routine returns and at quiet for nbi forms.
+ * Collectives on device buffers are staged (device_coll.c); AMOs and waits
+ * on device addresses end the job with one line.
+ *
+ * The device heap is not one of the segments of shmpi.h: a host-path
+ * translation never looks at it, so RMA reaches it only after the segment
+ * lookup failed (rma.c), and the host fast path costs nothing more.
+ */
+#ifndef SHMPI_DEVICE_HEAP_H
+#define SHMPI_DEVICE_HEAP_H
+
+#include "shmpi.h"
+
+struct shmpi_device_heap {
+    char *base;               /* this PE's device heap (a device address), or NULL */
+    size_t size;              /* 0 when there is none */
+    char **peer;              /* [n_pes]: where PE pe's device heap is mapped here, or NULL */
+    struct shmpi_heap alloc;  /* offsets, as for the host heap */
+    atomic_int pending;       /* copies issued and not yet synchronized */
+};
+extern struct shmpi_device_heap shmpi_device;
+
+/* Whether [addr, addr+len) lies in this PE's device heap (false when there
+ * is none: size 0). */
+static inline bool shmpi_device_holds(const void *addr, size_t len)
+{
+    size_t size = shmpi_device.size;
+    if (SHMPI_LIKELY(size == 0)) /* no device heap: one load on the host paths */
+        return false;
+    uintptr_t off = (uintptr_t)addr - (uintptr_t)shmpi_device.base;
+    return off < size && len <= size - off;
+}
+
+/* Start-up and finalize (runtime.c); nothing happens without
+ * SHMPI_DEVICE_HEAP_SIZE. */
+void shmpi_device_heap_init(void);
+void shmpi_device_heap_fini(void);
+
+/* A contiguous put or get whose remote range is in no host segment: the
+ * device path if it is in the device heap, else the "not symmetric" error. */
+void shmpi_device_contiguous(const char *routine, struct shmpi_ctx *ctx, bool is_put,
+                             void *dest, const void *source, size_t nbytes, int world_pe,
+                             enum shmpi_completion completion);
+/* The same for strided transfers: nblocks blocks of `block` bytes, the k-th
+ * at first + k * step on each side; `remote_lowest` and `remote_extent` are
+ * the remote range. */
+void shmpi_device_strided(const char *routine, bool is_put, char *to_first, ptrdiff_t to_step,
+                          const char *from_first, ptrdiff_t from_step, size_t nblocks,
+                          size_t block, const void *remote_lowest, size_t remote_extent,
+                          int world_pe);
+/* shmem_ptr of a device-heap address: PE pe's device address where it is
+ * mapped here, else NULL (also for addresses outside the device heap). */
+void *shmpi_device_ptr(const void *addr, int pe);
+
+/* A blocking copy of len bytes, either side host or device memory. */
+void shmpi_device_copy(const char *routine, void *to, const void *from, size_t len);
+
+/* Whether a collective with these buffers must be staged (device_coll.c). */
+static inline bool shmpi_device_coll_staged(const void *dest, const void *source)
+{
+    return SHMPI_UNLIKELY(shmpi_device.size) &&
+           (shmpi_device_holds(dest, 1) || shmpi_device_holds(source, 1));
+}
+
+/* Completes every device copy issued (quiet, fence, barrier). */
+void shmpi_device_sync(void);
+static inline void shmpi_device_quiet(void)
+{
+    if (SHMPI_UNLIKELY(atomic_load_explicit(&shmpi_device.pending, memory_order_relaxed)))
+        shmpi_device_sync();
+}
+
+/* Ends the job: `what` of ROUTINE is in the device heap, which ROUTINE
+ * cannot use (AMOs, waits, collectives); says what to do instead. */
+_Noreturn void shmpi_device_refuse(const char *routine, const void *addr, const char *what);
+static inline void shmpi_device_check_host(const char *routine, const void *addr,
+                                           const char *what)
+{
+    if (SHMPI_UNLIKELY(shmpi_device_holds(addr, 1)))
+        shmpi_device_refuse(routine, addr, what);
+}
+
+/* shmemx_device_malloc/_calloc (`zero`) and shmemx_device_free: collective,
+ * the same checks and barriers as shmem_malloc and shmem_free.  `meet` is
+ * the barrier (shmpi_barrier_all, passed by src/api/device.c: the
+ * collectives are a layer above the device). */
+void *shmpi_device_malloc(const char *routine, size_t size, bool zero,
+                          void (*meet)(const char *routine));
+void shmpi_device_free(const char *routine, void *ptr, void (*meet)(const char *routine));
+
+#endif /* SHMPI_DEVICE_HEAP_H */

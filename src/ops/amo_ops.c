@@ -1,0 +1,109 @@
+/*
+ * amo_ops.c - SHMPI_AMO_OPS: MPI's own op for a program with one kind of
+ * update.
+ *
+ * The compare-and-swap loop of amo.c keeps any mix of AMOs on a word
+ * atomic, but under contention it retries, and a contended fetch_add then
+ * takes longer than one MPI_Fetch_and_op(MPI_SUM) (benchmarks/RESULTS.md,
+ * "Measurements behind design constants").  A program whose AMO routines
+ * make one kind of update says so in SHMPI_AMO_OPS, and the MPI path then
+ * uses that op directly (MPI_SUM on the unsigned type: the same bits as a
+ * signed two's complement sum; the spec has no float add).  Locks and
+ * signals, which mix kinds on their own words, call shmpi_amo and keep the
+ * loop.  An AMO routine of a kind the variable does not list ends the job:
+ * it could share a word with the direct op.  The CPU-atomic path needs none
+ * of this.
+ */
+#include "amo_internal.h"
+
+static const struct {
+    const char *name;
+    enum shmpi_amo_op op;
+} op_names[] = {{"fetch", SHMPI_AMO_FETCH}, {"set", SHMPI_AMO_SET},
+                {"swap", SHMPI_AMO_SWAP},   {"compare_swap", SHMPI_AMO_CSWAP},
+                {"add", SHMPI_AMO_ADD},     {"and", SHMPI_AMO_AND},
+                {"or", SHMPI_AMO_OR},       {"xor", SHMPI_AMO_XOR}};
+#define OP_BIT(OP) (1u << SHMPI_AMO_##OP)
+
+unsigned shmpi_amo_parse_ops(const char *text)
+{
+    if (strcmp(text, "any") == 0)
+        return ~0u;
+    unsigned ops = OP_BIT(FETCH); /* a read is atomic with every kind */
+    for (const char *item = text;; item++) {
+        size_t len = strcspn(item, ",");
+        unsigned found = 0;
+        for (size_t i = 0; i < sizeof op_names / sizeof op_names[0]; i++)
+            if (strlen(op_names[i].name) == len && strncmp(item, op_names[i].name, len) == 0)
+                found = 1u << op_names[i].op;
+        if (!found)
+            return 0;
+        ops |= found;
+        item += len;
+        if (*item == '\0')
+            return ops;
+    }
+}
+
+struct direct_op {
+    MPI_Op op;               /* MPI_OP_NULL: none, every update is a compare-and-swap */
+    const char *name;
+    const char *window_ops;  /* the which_accumulate_ops hint */
+};
+
+static struct direct_op direct_op_of(unsigned ops)
+{
+    unsigned updates = ops & ~OP_BIT(FETCH);
+    if (updates == OP_BIT(ADD))
+        return (struct direct_op){MPI_SUM, "MPI op sum", "sum,cswap,no_op"};
+    if (updates == OP_BIT(AND))
+        return (struct direct_op){MPI_BAND, "MPI op band", "band,cswap,no_op"};
+    if (updates == OP_BIT(OR))
+        return (struct direct_op){MPI_BOR, "MPI op bor", "bor,cswap,no_op"};
+    if (updates == OP_BIT(XOR))
+        return (struct direct_op){MPI_BXOR, "MPI op bxor", "bxor,cswap,no_op"};
+    if (updates != 0 && (updates & ~(OP_BIT(SET) | OP_BIT(SWAP))) == 0)
+        return (struct direct_op){MPI_REPLACE, "MPI op replace", "replace,cswap,no_op"};
+    return (struct direct_op){MPI_OP_NULL, "compare-and-swap loop", "cswap,no_op"};
+}
+
+const char *shmpi_amo_window_ops(unsigned amo_ops)
+{
+    return direct_op_of(amo_ops).window_ops;
+}
+
+const char *shmpi_amo_direct_op_name(unsigned amo_ops)
+{
+    return direct_op_of(amo_ops).name;
+}
+
+MPI_Op shmpi_amo_direct_mpi_op; /* set by shmpi_amo_init */
+unsigned shmpi_amo_direct_ops;   /* the update kinds that use it */
+
+void shmpi_amo_undeclared(const char *routine, enum shmpi_amo_op op)
+{
+    const char *name = "?";
+    for (size_t i = 0; i < sizeof op_names / sizeof op_names[0]; i++)
+        if (op_names[i].op == op)
+            name = op_names[i].name;
+    shmpi_abort(routine,
+                "SHMPI_AMO_OPS=\"%s\" does not list %s: the program said its AMO routines "
+                "make only those kinds of update",
+                shmpi_g.env.amo_ops_text, name);
+}
+
+/* A wait completes the deferred AMOs (amo_deferred.c) while any wait. */
+static void drain_waiting(void)
+{
+    shmpi_amo_drain(false);
+}
+
+void shmpi_amo_init(void)
+{
+    shmpi_progress_on_deferred(drain_waiting);
+    /* (The value is the same on every PE: shape.c checks the cards.) */
+    struct direct_op direct = direct_op_of(shmpi_g.env.amo_ops);
+    shmpi_amo_direct_mpi_op = direct.op;
+    shmpi_amo_direct_ops = direct.op == MPI_OP_NULL ? 0 : shmpi_g.env.amo_ops & ~OP_BIT(FETCH);
+    shmpi_amo_message_init();
+}

@@ -1,0 +1,192 @@
+/*
+ * mpi_rma.c - the MPI window and everything that names it (mpi_rma.h),
+ * including what depends on which MPI library shmpi runs on.
+ *
+ * The window is one dynamic window: both segments of every PE are attached
+ * to it, displacements are absolute addresses, and one passive-target
+ * epoch (MPI_Win_lock_all) lasts from start-up to finalize.  A job whose
+ * every PE maps every PE's segments has no window: it reaches all memory
+ * with the CPU (so does a job of one PE; Open MPI 4.1 has no one-sided
+ * component for a 1-process dynamic window).
+ *
+ * shmpi needs MPI-3 RMA and no more, but libraries differ in what their
+ * one-sided components do (docs/mpi-implementations.md):
+ *
+ *  - Open MPI 4.1 with osc/rdma on one node (btl/vader) performs an 8-byte
+ *    MPI_Compare_and_swap through the btl's atomics, and one aimed at the
+ *    calling process itself dereferences a missing vader endpoint and
+ *    crashes (open-mpi/ompi issue 7027).  There every PE's 8-byte atomics
+ *    on a word are executed as CPU atomic instructions on that word (vader
+ *    emulates them on the owner, or performs them through a mapping), so a
+ *    compare-and-swap of a PE on its own word is done by its CPU instead:
+ *    it is atomic with the others' MPI ones.  4-byte ones do not use btl
+ *    atomics (osc/rdma takes its accumulate lock) and stay in MPI.
+ *  - Creating the window can fail (Open MPI without an osc component for
+ *    dynamic windows: 1 process, or nodes joined only by btl/tcp); shmpi
+ *    then ends the job with one line that says so, not MPI's error stack.
+ */
+#include "shmpi.h"
+#include "mpi_rma.h"
+#include "heap_alloc.h"
+#include "shape.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+MPI_Win shmpi_rma_win = MPI_WIN_NULL;
+MPI_Aint *shmpi_rma_base[SHMPI_NSEGS];
+struct shmpi_pe_set shmpi_rma_reached;
+
+/* The self compare-and-swap of 8-byte words goes to the CPU (see above). */
+static bool cas_self_by_cpu;
+
+void shmpi_mpi_library(char *text, size_t len)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int n;
+    MPI_Get_library_version(version, &n);
+    size_t first_line = strcspn(version, "\n");
+    while (first_line > 0 && (version[first_line - 1] == ',' || version[first_line - 1] == ' '))
+        first_line--;
+    snprintf(text, len, "%.*s", (int)first_line, version);
+    for (char *c = text; *c; c++) /* MPICH: "MPICH Version:\t4.0.2" */
+        if (*c == '\t')
+            *c = ' ';
+}
+
+static void win_create(MPI_Info info)
+{
+    /* Errors of this one call are reported by shmpi (then fatal again). */
+    MPI_Comm_set_errhandler(shmpi_g.comm, MPI_ERRORS_RETURN);
+    int rc = MPI_Win_create_dynamic(info, shmpi_g.comm, &shmpi_rma_win);
+    MPI_Comm_set_errhandler(shmpi_g.comm, MPI_ERRORS_ARE_FATAL);
+    if (rc != MPI_SUCCESS) {
+        char library[160], error[MPI_MAX_ERROR_STRING];
+        int len;
+        shmpi_mpi_library(library, sizeof library);
+        MPI_Error_string(rc, error, &len);
+        shmpi_abort("shmem_init",
+                    "%s cannot create an MPI dynamic window over these %d PEs (%s)%s",
+                    library, shmpi_g.n_pes, error,
+#ifdef OPEN_MPI
+                    ": no one-sided component (osc) takes it; Open MPI needs osc/rdma, "
+                    "which needs a btl with RDMA between every pair of PEs (vader on one "
+                    "node); see OMPI_MCA_osc and OMPI_MCA_btl"
+#else
+                    ""
+#endif
+        );
+    }
+    MPI_Win_set_errhandler(shmpi_rma_win, MPI_ERRORS_ARE_FATAL);
+}
+
+static void create_window(void)
+{
+    MPI_Info info;
+    MPI_Info_create(&info);
+    /* shmpi never relies on the order of accumulates: blocking AMOs complete
+     * before returning and fence/quiet flush (MPI-3 11.7.2). */
+    MPI_Info_set(info, "accumulate_ordering", "none");
+    /* AMOs use MPI_Compare_and_swap and MPI_Fetch_and_op(MPI_NO_OP), and at
+     * most one other op on words no compare-and-swap touches (SHMPI_AMO_OPS),
+     * so the default same_op_no_op holds (src/ops/amo.c). */
+    MPI_Info_set(info, "accumulate_ops", "same_op_no_op");
+    MPI_Info_set(info, "which_accumulate_ops", shmpi_g.env.amo_window_ops);
+    /* Attach happens at the same point on every PE (MPICH may use this to
+     * exchange memory keys once). */
+    MPI_Info_set(info, "coll_attach", "true");
+    win_create(info);
+    MPI_Info_free(&info);
+}
+
+/* Chooses the library-specific paths (after the window and the job's shape). */
+static void library_init(void)
+{
+    cas_self_by_cpu = false;
+#ifdef OPEN_MPI
+    /* Open MPI names a window after its osc component ("rdma window 3"). */
+    if (shmpi_rma_win != MPI_WIN_NULL) {
+        char name[MPI_MAX_OBJECT_NAME];
+        int len;
+        MPI_Win_get_name(shmpi_rma_win, name, &len);
+        cas_self_by_cpu = strncmp(name, "rdma", 4) == 0 && !shmpi_job_spans_nodes();
+    }
+#endif
+}
+
+void shmpi_rma_init(void)
+{
+    int n = shmpi_g.n_pes;
+    shmpi_rma_win = MPI_WIN_NULL;
+    /* Where every PE maps every segment of every PE, nothing goes through
+     * MPI: no window (creating one is a collective that took longer than
+     * the rest of start-up with more PEs than CPUs). */
+    if (n > 1 && !shmpi_job_all_mapped()) {
+        if (!shmpi_rma_reached.bits)
+            shmpi_pe_set_init(&shmpi_rma_reached, "the PEs reached");
+        create_window();
+        for (int s = 0; s < SHMPI_NSEGS; s++)
+            MPI_Win_attach(shmpi_rma_win, shmpi_g.seg[s].base, (MPI_Aint)shmpi_g.seg[s].size);
+    }
+    /* Where every PE's segments are: from the start-up cards. */
+    for (int s = 0; s < SHMPI_NSEGS; s++) {
+        shmpi_rma_base[s] = calloc((size_t)n, sizeof(MPI_Aint));
+        if (!shmpi_rma_base[s])
+            shmpi_abort("shmem_init", "out of memory for %d PEs' segment tables", n);
+        for (int pe = 0; pe < n; pe++)
+            shmpi_rma_base[s][pe] = (MPI_Aint)shmpi_shape.cards[pe].seg_base[s];
+    }
+    if (shmpi_rma_win != MPI_WIN_NULL)
+        MPI_Win_lock_all(MPI_MODE_NOCHECK, shmpi_rma_win);
+    library_init();
+}
+
+void shmpi_rma_reached_free(void)
+{
+    shmpi_pe_set_fini(&shmpi_rma_reached);
+}
+
+void shmpi_rma_fini(void)
+{
+    if (shmpi_rma_win != MPI_WIN_NULL) {
+        MPI_Win_unlock_all(shmpi_rma_win);
+        for (int s = 0; s < SHMPI_NSEGS; s++)
+            MPI_Win_detach(shmpi_rma_win, shmpi_g.seg[s].base);
+        MPI_Win_free(&shmpi_rma_win);
+    }
+    for (int s = 0; s < SHMPI_NSEGS; s++) {
+        free(shmpi_rma_base[s]);
+        shmpi_rma_base[s] = NULL;
+    }
+}
+
+void shmpi_rma_compare_and_swap(const void *value, const void *compare, void *result,
+                                MPI_Datatype type, size_t size, int pe, MPI_Aint disp)
+{
+    shmpi_rma_reach(pe);
+    if (SHMPI_UNLIKELY(cas_self_by_cpu) && size == 8 && pe == shmpi_g.my_pe) {
+        /* A dynamic window's displacement is the address. */
+        _Atomic uint64_t *word = (_Atomic uint64_t *)(uintptr_t)disp;
+        uint64_t expected, desired;
+        memcpy(&expected, compare, 8);
+        memcpy(&desired, value, 8);
+        atomic_compare_exchange_strong(word, &expected, desired);
+        memcpy(result, &expected, 8);
+        return;
+    }
+    MPI_Compare_and_swap(value, compare, result, type, pe, disp, shmpi_rma_win);
+}
+
+const char *shmpi_rma_window_text(void)
+{
+    static char text[MPI_MAX_OBJECT_NAME + 96];
+    if (shmpi_rma_win == MPI_WIN_NULL)
+        return "none (every PE maps all memory: every access is a CPU access)";
+    char name[MPI_MAX_OBJECT_NAME];
+    int len;
+    MPI_Win_get_name(shmpi_rma_win, name, &len);
+    snprintf(text, sizeof text, "dynamic (%s)%s", len > 0 ? name : "unnamed",
+             cas_self_by_cpu ? ", 8-byte compare-and-swap on a PE's own word by its CPU" : "");
+    return text;
+}

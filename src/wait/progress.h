@@ -1,0 +1,155 @@
+/*
+ * progress.h - waiting: how waiting loops keep MPI moving (progress.c),
+ * the server of other PEs' messages (serve.c), the record of a wait that
+ * lasts (diagnose.c), departures (depart.c), barriers over a communicator
+ * (meet.c) and the progress thread.  The layer of waiting, above the job's
+ * shape and MPI: every layer above waits through it.
+ */
+#ifndef SHMPI_PROGRESS_H
+#define SHMPI_PROGRESS_H
+
+#include "shmpi.h"
+
+/* ---- progress: how waiting loops keep MPI moving --------------------------------- */
+/* Drives the MPI progress engine once (RMA aimed at this PE completes only
+ * while it is inside MPI, see docs/design.md, "Progress and waiting");
+ * returns whether it served AMOs other PEs sent (amo_message.c). */
+bool shmpi_progress(void);
+/* The same entry into MPI, testing *req in it (*done: whether it completed;
+ * req NULL: a probe alone), so that a wait for a request serves AMO
+ * messages and RMA at the cost of one MPI call a turn. */
+bool shmpi_progress_test(MPI_Request *req, int *done);
+/* What a wait does when AMOs wait in amo_deferred.c's queue
+ * (shmpi_g.amo_deferred): `drain` completes them (set at start-up). */
+void shmpi_progress_on_deferred(void (*drain)(void));
+/* The server of messages from other PEs (serve.c), where AMOs are
+ * messages: shmpi_serve_start posts the receive of the next message (at
+ * most SHMPI_SERVE_MAX_BYTES) on `comm`, which it keeps; from then on every
+ * wait tests it, and `handle` gets each message that arrived and the PE
+ * that sent it.  shmpi_serve_test: shmpi_progress_test's entry into MPI
+ * there (the wait's *req and the messages in one call); whether it served
+ * any.  shmpi_serve_stop frees `comm`. */
+#define SHMPI_SERVE_MAX_BYTES 64
+void shmpi_serve_start(MPI_Comm comm, int bytes, void (*handle)(const void *message, int origin));
+bool shmpi_serve_test(MPI_Request *req, int *done);
+void shmpi_serve_stop(void);
+/* Enters MPI's progress engine once (the entry of shmpi_progress when
+ * there are no AMO messages to serve). */
+void shmpi_progress_probe(void);
+/* Waits for a collective's request as MPI's blocking form would, spinning
+ * (a CPU per PE), and serving AMO messages and RMA on every turn: the
+ * collectives' wait where AMOs are messages (coll.c, barrier.c). */
+void shmpi_wait_spinning(MPI_Request *req);
+/* What a wait waits in, for the other PEs to read (diagnose.c).  0: inferred
+ * (in a collective when the wait needs a team or a PE, else for MPI). */
+enum shmpi_waits_in {
+    SHMPI_WAITS_IN_COLLECTIVE = 1, /* team (NULL: all PEs), routine */
+    SHMPI_WAITS_ON_MEMORY,         /* wait_until, test, signal waits: addr */
+    SHMPI_WAITS_ON_LOCK,           /* shmem_set_lock: addr */
+    SHMPI_WAITS_FOR_MPI,           /* completion of this PE's own MPI operations */
+};
+/* One iteration of a waiting loop: drives progress, after a few tries
+ * yields the CPU so PEs of a crowded machine still move, and once the wait has
+ * lasted shmpi_g.poll_ns sleeps between tries.  `*w` starts zeroed, apart
+ * from what the loop says about itself; declare it with SHMPI_WAITER, which
+ * takes its record back when the loop ends. */
+struct shmpi_waiter {
+    unsigned spins;      /* turns so far */
+    unsigned looks;      /* quiet turns (shmpi_g.poll_quietly) so far */
+    uint64_t since_ns;   /* when the loop began to yield */
+    bool mpi_request;    /* it waits for an MPI request of this PE's own */
+    bool calls_mpi;      /* the loop enters MPI itself on every turn (MPI_Test) */
+    /* Whom the wait needs (the order check of diagnose.c, the watch of
+     * depart.c).  SHMPI_NEEDS_NOBODY: not checked. */
+    enum { SHMPI_NEEDS_NOBODY, SHMPI_NEEDS_TEAM, SHMPI_NEEDS_PE } needs;
+    const struct shmpi_team *team; /* the team of a collective (NULL: all PEs) */
+    int pe;                        /* SHMPI_NEEDS_PE: this world PE */
+    bool finalize_may_meet;        /* a barrier over all PEs: shmem_finalize's pairs with it */
+    /* What it waits in (diagnose.c). */
+    unsigned char waits_in;        /* enum shmpi_waits_in, 0: inferred */
+    const char *routine;           /* NULL: shmpi_depart_routine */
+    const void *addr;              /* SHMPI_WAITS_ON_MEMORY, _ON_LOCK */
+    bool published;                /* its record is in this PE's reserved block */
+    unsigned long serial;          /* which wait of this PE it is */
+    uint64_t next_look_ns;         /* when it next looks at the PEs it needs */
+    int suspect;                   /* PE + 1 of one seen waiting in another collective */
+    unsigned suspect_looks;        /* looks that saw it there */
+    bool for_blocked_call;         /* the watch thread's, for a blocking MPI call (depart.c) */
+};
+/* The record of a wait that lasts (its first slow turn), its heartbeat and
+ * checks (later slow turns: order of collectives, every PE waiting), and
+ * its end.  Only waits that already yield pay for any of it. */
+void shmpi_diag_publish(struct shmpi_waiter *w);
+void shmpi_diag_tick(struct shmpi_waiter *w, uint64_t waited_ns);
+void shmpi_diag_unpublish(struct shmpi_waiter *w);
+static inline void shmpi_waiter_end(struct shmpi_waiter *w)
+{
+    if (__builtin_expect(w->published, 0))
+        shmpi_diag_unpublish(w);
+}
+#define SHMPI_WAITER(name) struct shmpi_waiter name __attribute__((cleanup(shmpi_waiter_end)))
+void shmpi_backoff(struct shmpi_waiter *w);
+/* The same for a wait for *req: the turn's entry into MPI tests it; the
+ * turn ends at once when *done. */
+void shmpi_backoff_test(struct shmpi_waiter *w, MPI_Request *req, int *done);
+/* ---- departures (depart.c) ---- */
+/* The routine named when a wait finds that a PE it needs left. */
+extern _Thread_local const char *shmpi_depart_routine;
+/* Arms the exit paths, which call `finalize` (shmpi_finalize, runtime.c). */
+void shmpi_depart_init(void (*finalize)(void));
+/* Marks this PE's partners once a finalize phase lasts (backoff calls it). */
+void shmpi_depart_finalizing(void);
+/* Starts finalize phase 1 (its world barrier) or 2. */
+void shmpi_depart_phase(int phase);
+/* Phase 2: all PEs are in shmem_finalize. */
+void shmpi_depart_finalize(void);
+/* The name finalize's waits show: shmem_finalize, or how it was reached (at
+ * exit, in the program's MPI_Finalize). */
+const char *shmpi_depart_finalize_routine(void);
+/* Waits for an MPI request like shmpi_wait_request, checking `w`'s needs. */
+void shmpi_wait_request_needing(MPI_Request *req, const struct shmpi_waiter *w);
+/* Sets shmpi_g.poll_ns (init, after the job's shape is known). */
+void shmpi_progress_init(void);
+/* Waits for an MPI request the same way (progress + yield). */
+void shmpi_wait_request(MPI_Request *req);
+/* A duplicate of comm, made with MPI_Comm_idup and waited for like any
+ * request (MPI_Comm_dup spins: docs/design.md, "Start-up"); the result is
+ * only returned once it is usable. */
+MPI_Comm shmpi_comm_dup(MPI_Comm comm);
+/* Waits for a barrier's request: spins in MPI_Test for up to spin_ns (as
+ * fast as a blocking MPI_Barrier for short waits), then waits like any
+ * waiting loop (shmpi_backoff: yields, sleeps after SHMPI_POLL_US), so a
+ * long wait does not hold a CPU. */
+void shmpi_wait_barrier(MPI_Request *req, uint64_t spin_ns, const struct shmpi_waiter *needing);
+/* A team's team-destroy: the watch thread no longer looks at it. */
+void shmpi_depart_team_gone(const struct shmpi_team *team);
+/* Whether every PE passed the same value (collective over shmpi_g.comm;
+ * meet.c). */
+bool shmpi_same_on_all_pes(unsigned long value);
+/* The progress thread (SHMPI_PROGRESS_THREAD; shmpi_job_progress_thread):
+ * started at the end of init, stopped before finalize frees the window.
+ * Whether it may run, from the environment alone (before MPI_Init: it
+ * needs MPI_THREAD_MULTIPLE). */
+bool shmpi_own_threads_may_call_mpi(void);
+void shmpi_progress_thread_start(void);
+void shmpi_progress_thread_stop(void);
+
+/* ---- PEs meet (meet.c): barriers over a communicator ---------------------------- */
+/* Its communicator, where AMOs are messages (barrier.c's start-up, finalize). */
+void shmpi_meet_init(void);
+void shmpi_meet_fini(void);
+/* Barrier over `comm` that drives RMA progress and yields while it waits. */
+void shmpi_barrier_comm(MPI_Comm comm, const struct shmpi_waiter *needing);
+/* The same, spinning in MPI_Test for up to spin_ns first where some
+ * machine runs more PEs than CPUs (SHMPI_LEADERS_SPIN_NS when not crowded:
+ * the node leaders' barrier, barrier.c). */
+#define SHMPI_LEADERS_SPIN_NS (200 * 1000)
+void shmpi_barrier_spin(MPI_Comm comm, uint64_t spin_ns, const struct shmpi_waiter *needing);
+/* The PEs world_pe[0..n-1] (this one among them) meet, serving AMO
+ * messages while they wait, before a blocking MPI call that has no
+ * nonblocking form (MPI_Comm_create_group): its first members would
+ * otherwise leave the AMOs aimed at them to the progress thread until the
+ * last one came.  Only where AMOs are messages; elsewhere nothing. */
+void shmpi_barrier_members(const int *world_pe, int n);
+
+#endif /* SHMPI_PROGRESS_H */
