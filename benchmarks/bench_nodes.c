@@ -251,53 +251,22 @@ static void meet_mpi(struct side *s)
     }
 }
 
-static void fadd_meet_shmpi(void *arg, long n)
-{
-    struct side *s = arg;
-    if (s->origin)
-        amo_shmpi(s, n, FETCH_ADD);
-    meet_shmpi(s);
-}
-
-static void fadd_meet_mpi(void *arg, long n)
-{
-    struct side *s = arg;
-    if (s->origin)
-        amo_mpi(s, n, FETCH_ADD);
-    meet_mpi(s);
-}
-
-static void put_meet_shmpi(void *arg, long n)
-{
-    struct side *s = arg;
-    if (s->origin)
-        put_shmpi(s, n);
-    meet_shmpi(s);
-}
-
-static void put_meet_mpi(void *arg, long n)
-{
-    struct side *s = arg;
-    if (s->origin)
-        rma_mpi(s, n, true);
-    meet_mpi(s);
-}
-
-static void get_meet_shmpi(void *arg, long n)
-{
-    struct side *s = arg;
-    if (s->origin)
-        get_shmpi(s, n);
-    meet_shmpi(s);
-}
-
-static void get_meet_mpi(void *arg, long n)
-{
-    struct side *s = arg;
-    if (s->origin)
-        rma_mpi(s, n, false);
-    meet_mpi(s);
-}
+/* NAME(arg, n): the origin makes n calls of its operation (CALLS), then
+ * every PE meets (MEET, as the row's target waits). */
+#define WITH_MEETING(NAME, CALLS, MEET)                                                        \
+    static void NAME(void *arg, long n)                                                       \
+    {                                                                                         \
+        struct side *s = arg;                                                                 \
+        if (s->origin)                                                                        \
+            CALLS;                                                                            \
+        MEET(s);                                                                              \
+    }
+WITH_MEETING(fadd_meet_shmpi, amo_shmpi(s, n, FETCH_ADD), meet_shmpi)
+WITH_MEETING(fadd_meet_mpi, amo_mpi(s, n, FETCH_ADD), meet_mpi)
+WITH_MEETING(put_meet_shmpi, put_shmpi(s, n), meet_shmpi)
+WITH_MEETING(put_meet_mpi, rma_mpi(s, n, true), meet_mpi)
+WITH_MEETING(get_meet_shmpi, get_shmpi(s, n), meet_shmpi)
+WITH_MEETING(get_meet_mpi, rma_mpi(s, n, false), meet_mpi)
 
 /* ---- put rate ------------------------------------------------------------------------------ */
 static void rate_shmpi(void *arg, long n)
