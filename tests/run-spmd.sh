@@ -21,6 +21,13 @@ fi
 # SHMPI_TEST_WRAPPER runs each PE under a tool (valgrind).
 wrapper=${SHMPI_TEST_WRAPPER:-}
 [ -x "$prog" ] || { echo "run-spmd: no program $prog"; exit 99; }
+# Each job a temporary folder of its own: Open MPI's mpirun keeps its session
+# directory there, and two jobs at once (make -j2) raced for /tmp/ompi.HOST.UID
+# (one's clean-up removed the folder the other was making: "A call to mkdir
+# was unable to create the desired directory", once in 488 jobs).
+job_tmp=$(mktemp -d "${TMPDIR:-/tmp}/shmpi-job.XXXXXX") || exit 99
+trap 'rm -rf "$job_tmp"' EXIT
+export TMPDIR="$job_tmp"
 if [ -n "$SHMPI_TEST_LAUNCHER" ]; then
     set -- $SHMPI_TEST_LAUNCHER "$np" $wrapper "$prog" $args
 else
