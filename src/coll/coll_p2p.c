@@ -27,25 +27,31 @@ enum { TAG_BCAST = 1000, TAG_REDUCE = 1100, TAG_GATHER = 1200, TAG_ALLTOALL = 13
 /* Up to this many bytes a round's scratch lives on the stack. */
 #define STACK_BYTES 4096
 
-static void wait_one(const struct shmpi_group *g, MPI_Request *req)
+/* Crowded members wait for their rounds yielding, as the team's (the
+ * order check knows the team); the others spin (shmpi_wait_turn). */
+struct rounds {
+    const struct shmpi_group *g;
+    struct shmpi_waiter needing;
+    const struct shmpi_waiter *yielding;
+};
+
+static void rounds_init(struct rounds *r, const struct shmpi_group *g)
 {
-    if (shmpi_team_crowded(g->team)) {
-        struct shmpi_waiter needing = {.needs = SHMPI_NEEDS_TEAM, .team = g->team};
-        shmpi_wait_request_needing(req, &needing);
-    } else {
-        shmpi_wait_spinning(req);
-    }
+    r->g = g;
+    r->needing = (struct shmpi_waiter){.needs = SHMPI_NEEDS_TEAM, .team = g->team};
+    r->yielding = shmpi_team_crowded(g->team) ? &r->needing : NULL;
+}
+
+static void wait_one(const struct rounds *r, MPI_Request *req)
+{
+    shmpi_wait_turn(req, r->yielding);
 }
 
 /* One round: send `out` to rank `to`, receive `in` from rank `from`. */
-static void exchange(const struct shmpi_group *g, const void *out, int out_bytes, int to,
-                     void *in, int in_bytes, int from, int tag)
+static void exchange(const struct rounds *r, const void *out, int out_bytes, int to, void *in,
+                     int in_bytes, int from, int tag)
 {
-    MPI_Request req[2];
-    MPI_Irecv(in, in_bytes, MPI_BYTE, from, tag, g->comm, &req[0]);
-    MPI_Isend(out, out_bytes, MPI_BYTE, to, tag, g->comm, &req[1]);
-    wait_one(g, &req[0]);
-    wait_one(g, &req[1]);
+    shmpi_exchange(r->g->comm, out, out_bytes, to, in, in_bytes, from, tag, r->yielding);
 }
 
 static void *scratch(const char *routine, size_t bytes, char *stack)
@@ -62,6 +68,8 @@ static void scratch_free(void *p, const char *stack)
 void shmpi_p2p_bcast(const struct shmpi_group *g, void *buf, int nbytes, int root)
 {
     int rank = g->my_pe, size = g->n_pes;
+    struct rounds r;
+    rounds_init(&r, g);
     MPI_Comm comm = g->comm;
     /* Binomial tree over ranks relative to the root: receive from the
      * parent (the rank without its lowest set bit), then send to each
@@ -71,7 +79,7 @@ void shmpi_p2p_bcast(const struct shmpi_group *g, void *buf, int nbytes, int roo
         if (rel & mask) {
             MPI_Request req;
             MPI_Irecv(buf, nbytes, MPI_BYTE, (rank - mask + size) % size, TAG_BCAST, comm, &req);
-            wait_one(g, &req);
+            wait_one(&r, &req);
             break;
         }
     MPI_Request sends[32];
@@ -81,13 +89,15 @@ void shmpi_p2p_bcast(const struct shmpi_group *g, void *buf, int nbytes, int roo
             MPI_Isend(buf, nbytes, MPI_BYTE, (rank + mask) % size, TAG_BCAST, comm,
                       &sends[n_sends++]);
     for (int i = 0; i < n_sends; i++)
-        wait_one(g, &sends[i]);
+        wait_one(&r, &sends[i]);
 }
 
 void shmpi_p2p_allreduce(const char *routine, const struct shmpi_group *g, const void *send,
                          void *recv, int count, MPI_Datatype type, MPI_Op op)
 {
     int rank = g->my_pe, size = g->n_pes;
+    struct rounds r;
+    rounds_init(&r, g);
     MPI_Comm comm = g->comm;
     int type_size;
     MPI_Type_size(type, &type_size);
@@ -109,12 +119,12 @@ void shmpi_p2p_allreduce(const char *routine, const struct shmpi_group *g, const
         if (rank % 2 == 0) {
             MPI_Request req;
             MPI_Isend(recv, nbytes, MPI_BYTE, rank + 1, TAG_REDUCE, comm, &req);
-            wait_one(g, &req);
+            wait_one(&r, &req);
             newrank = -1;
         } else {
             MPI_Request req;
             MPI_Irecv(tmp, nbytes, MPI_BYTE, rank - 1, TAG_REDUCE, comm, &req);
-            wait_one(g, &req);
+            wait_one(&r, &req);
             MPI_Reduce_local(tmp, recv, count, type, op); /* recv = tmp op recv */
             newrank = rank / 2;
         }
@@ -125,7 +135,7 @@ void shmpi_p2p_allreduce(const char *routine, const struct shmpi_group *g, const
         for (int mask = 1, round = 1; mask < pof2; mask <<= 1, round++) {
             int partner = newrank ^ mask;
             int peer = partner < rem ? partner * 2 + 1 : partner + rem;
-            exchange(g, recv, nbytes, peer, tmp, nbytes, peer, TAG_REDUCE + round);
+            exchange(&r, recv, nbytes, peer, tmp, nbytes, peer, TAG_REDUCE + round);
             if (peer < rank) {
                 MPI_Reduce_local(tmp, recv, count, type, op);
             } else {
@@ -140,7 +150,7 @@ void shmpi_p2p_allreduce(const char *routine, const struct shmpi_group *g, const
             MPI_Isend(recv, nbytes, MPI_BYTE, rank - 1, TAG_REDUCE + 63, comm, &req);
         else
             MPI_Irecv(recv, nbytes, MPI_BYTE, rank + 1, TAG_REDUCE + 63, comm, &req);
-        wait_one(g, &req);
+        wait_one(&r, &req);
     }
     scratch_free(tmp, stack);
 }
@@ -149,6 +159,8 @@ void shmpi_p2p_allgather(const char *routine, const struct shmpi_group *g, const
                          int nbytes, void *recv)
 {
     int rank = g->my_pe, size = g->n_pes;
+    struct rounds r;
+    rounds_init(&r, g);
     /* Bruck: block i of tmp holds rank (rank + i)'s; in round k this PE
      * sends its first min(2^k, size - 2^k) blocks to rank - 2^k and
      * appends as many from rank + 2^k.  Then each block goes home. */
@@ -158,7 +170,7 @@ void shmpi_p2p_allgather(const char *routine, const struct shmpi_group *g, const
     memcpy(tmp, send == MPI_IN_PLACE ? (char *)recv + block * (size_t)rank : send, block);
     for (int d = 1, round = 0; d < size; d *= 2, round++) {
         int count = d < size - d ? d : size - d;
-        exchange(g, tmp, count * nbytes, (rank - d + size) % size, tmp + block * (size_t)d,
+        exchange(&r, tmp, count * nbytes, (rank - d + size) % size, tmp + block * (size_t)d,
                  count * nbytes, (rank + d) % size, TAG_GATHER + round);
     }
     for (int i = 0; i < size; i++)
@@ -171,6 +183,8 @@ void shmpi_p2p_alltoall(const char *routine, const struct shmpi_group *g, const 
                         int nbytes, void *recv)
 {
     int rank = g->my_pe, size = g->n_pes;
+    struct rounds r;
+    rounds_init(&r, g);
     /* Bruck: rotate so that block i is for rank + i; in round k every block
      * whose index has bit k goes to rank + 2^k, and the same blocks come
      * from rank - 2^k into the same places; then block i is from rank - i. */
@@ -188,7 +202,7 @@ void shmpi_p2p_alltoall(const char *routine, const struct shmpi_group *g, const 
                 memcpy(out + packed, tmp + block * (size_t)i, block);
                 packed += block;
             }
-        exchange(g, out, (int)packed, (rank + d) % size, in, (int)packed,
+        exchange(&r, out, (int)packed, (rank + d) % size, in, (int)packed,
                  (rank - d + size) % size, TAG_ALLTOALL + round);
         packed = 0;
         for (int i = d; i < size; i++)

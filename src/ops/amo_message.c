@@ -73,9 +73,8 @@ void shmpi_amo_message_init(void)
 {
     if (!shmpi_amo_by_message())
         return;
-    /* All set up before request_comm is: the waits (and the progress
-     * thread) serve requests, testing `incoming` and answering on
-     * answer_comm, as soon as it is set. */
+    /* Everything answer() uses is set up before serve.c starts: the waits
+     * (and the progress thread) serve requests as soon as it has. */
     MPI_Comm answers = shmpi_comm_dup(shmpi_g.comm), requests = shmpi_comm_dup(shmpi_g.comm);
     int *ub, flag;
     MPI_Comm_get_attr(answers, MPI_TAG_UB, &ub, &flag);

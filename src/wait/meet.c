@@ -63,24 +63,41 @@ void shmpi_barrier_comm(MPI_Comm comm, const struct shmpi_waiter *needing)
     shmpi_barrier_spin(comm, 0, needing);
 }
 
+void shmpi_wait_turn(MPI_Request *req, const struct shmpi_waiter *yielding)
+{
+    if (yielding)
+        shmpi_wait_request_needing(req, yielding);
+    else
+        shmpi_wait_spinning(req);
+}
+
+void shmpi_exchange(MPI_Comm comm, const void *out, int out_bytes, int to, void *in,
+                    int in_bytes, int from, int tag, const struct shmpi_waiter *yielding)
+{
+    MPI_Request req[2];
+    MPI_Irecv(in, in_bytes, MPI_BYTE, from, tag, comm, &req[0]);
+    MPI_Isend(out, out_bytes, MPI_BYTE, to, tag, comm, &req[1]);
+    shmpi_wait_turn(&req[0], yielding);
+    shmpi_wait_turn(&req[1], yielding);
+}
+
 /* A dissemination barrier of point-to-point messages among n members of
  * comm (member i is rank ranks[i], or rank i when ranks is NULL; this PE
  * is member me): in round k a message to the member 2^k after this one and
  * one from the member 2^k before, ceil(log2 n) rounds, the tag telling them
- * apart.  Waited for spinning while serving AMO messages, one entry into
- * MPI a turn: as fast as MPI_Barrier, which sends the same messages, where
- * MPICH's MPI_Ibarrier was slower (benchmarks/RESULTS.md, "Between
- * nodes"). */
+ * apart.  Waited for while serving AMO messages, one entry into MPI a turn:
+ * as fast as MPI_Barrier, which sends the same messages, where MPICH's
+ * MPI_Ibarrier was slower (benchmarks/RESULTS.md, "Between nodes");
+ * yielding where PEs are crowded. */
 static void dissemination_messages(MPI_Comm comm, const int *ranks, int n, int me)
 {
+    static const struct shmpi_waiter crowded_wait = {.mpi_request = true};
+    const struct shmpi_waiter *yielding = shmpi_job_crowded() ? &crowded_wait : NULL;
     char none;
     for (int k = 0, d = 1; d < n; k++, d *= 2) {
         int from = (me + n - d) % n, to = (me + d) % n;
-        MPI_Request req[2];
-        MPI_Irecv(&none, 0, MPI_BYTE, ranks ? ranks[from] : from, k, comm, &req[0]);
-        MPI_Isend(&none, 0, MPI_BYTE, ranks ? ranks[to] : to, k, comm, &req[1]);
-        shmpi_wait_spinning(&req[0]);
-        shmpi_wait_spinning(&req[1]);
+        shmpi_exchange(comm, &none, 0, ranks ? ranks[to] : to, &none, 0,
+                       ranks ? ranks[from] : from, k, yielding);
     }
 }
 

@@ -145,6 +145,13 @@ void shmpi_barrier_comm(MPI_Comm comm, const struct shmpi_waiter *needing);
  * the node leaders' barrier, barrier.c). */
 #define SHMPI_LEADERS_SPIN_NS (200 * 1000)
 void shmpi_barrier_spin(MPI_Comm comm, uint64_t spin_ns, const struct shmpi_waiter *needing);
+/* A request of a round of point-to-point messages, waited for while
+ * serving AMO messages: spinning as a blocking MPI call would, or, where
+ * `yielding` is given (crowded PEs), as that waiting loop. */
+void shmpi_wait_turn(MPI_Request *req, const struct shmpi_waiter *yielding);
+/* One such round on comm: `out` to rank `to`, `in` from rank `from`. */
+void shmpi_exchange(MPI_Comm comm, const void *out, int out_bytes, int to, void *in,
+                    int in_bytes, int from, int tag, const struct shmpi_waiter *yielding);
 /* The PEs world_pe[0..n-1] (this one among them) meet, serving AMO
  * messages while they wait, before a blocking MPI call that has no
  * nonblocking form (MPI_Comm_create_group): its first members would
