@@ -5,6 +5,7 @@
 #define SHMEMX_H
 
 #include <shmem.h>
+#include <shmpi_stream.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,6 +55,77 @@ int shmemx_device_heap_available(void);
 void *shmemx_device_malloc(size_t size);
 void *shmemx_device_calloc(size_t count, size_t size);
 void shmemx_device_free(void *ptr);
+
+/* ---- late start, external memory, the machine's team ------------------------------
+ * shmemx_device_init(device, heap_size): collective over all PEs, after
+ * shmem_init; starts the device heap when shmem_init did not (shmem4py and
+ * other bindings initialize before a program picks its GPU).  device: the
+ * GPU ordinal to use, or -1 for the context current in the calling thread,
+ * else the PE's index on its machine modulo the visible GPUs; heap_size: the
+ * bytes of the device heap, or 0 for SHMPI_DEVICE_HEAP_SIZE (1 GiB when that
+ * is unset too).  Returns 0; also when the heap exists already (its size
+ * unchanged).  shmemx_device_ordinal: the heap's GPU ordinal, -1 without one.
+ *
+ * shmemx_device_register(ptr, size): collective over all PEs; makes the
+ * device memory [ptr, ptr+size) (cudaMalloc, the same size on every PE, any
+ * address) symmetric: this PE's address of it names the peers' registered
+ * ranges in RMA, signal and stream routines, and shmem_ptr maps them.
+ * Returns 0, or -1 (with a warning) when the range is not device memory or
+ * overlaps a registered one.  shmemx_device_unregister(ptr): collective,
+ * with the ptr registered; returns 0, or -1 if ptr starts no registered range.
+ *
+ * SHMEMX_TEAM_NODE: the PEs of this PE's machine (those whose device heaps
+ * it maps), in every mode (SHMPI_MPI_ONLY, SHMPI_PSEUDO_NODE_SIZE change
+ * SHMEM_TEAM_SHARED, not this team); NVSHMEM's NVSHMEMX_TEAM_NODE. */
+int shmemx_device_init(int device, size_t heap_size);
+int shmemx_device_ordinal(void);
+int shmemx_device_register(void *ptr, size_t size);
+int shmemx_device_unregister(void *ptr);
+#define SHMEMX_TEAM_NODE ((shmem_team_t)(uintptr_t)3)
+
+/* ---- operations on CUDA streams (docs/device-heap.md, "Streams") ------------------
+ * NVSHMEM's host routines nvshmemx_*_on_stream, with its argument order:
+ * each enqueues its work on `stream` and returns at once; the stream's later
+ * work sees the result, and the host waits only if it synchronizes the
+ * stream.  shmemx_stream_t is struct CUstream_st *, the type of cudaStream_t
+ * and CUstream: pass either unchanged (0 is the legacy default stream).  The
+ * stream must belong to the device heap's context.  Remote buffers, signal
+ * words and collective buffers are device-heap (or registered) addresses;
+ * local buffers may be host or device memory.
+ *
+ * RMA: shmemx_putmem_on_stream(dest, source, nbytes, pe, stream), getmem,
+ * their _nbi forms, the sized put8..put128/get8..get128 and the typed
+ * shmemx_TYPENAME_put_on_stream (all OpenSHMEM RMA types), each also _nbi.
+ * A blocking form and its _nbi form are the same on a stream: complete when
+ * the stream reaches the next operation.
+ * Signals: shmemx_putmem_signal_on_stream(dest, source, nbytes, sig_addr,
+ * signal, sig_op, pe, stream) (also sized, typed, _nbi): the data, then the
+ * signal (SHMEM_SIGNAL_SET; SHMEM_SIGNAL_ADD where the driver can run
+ * shmpi's atomic kernel); shmemx_signal_op_on_stream; and
+ * shmemx_signal_wait_until_on_stream(sig_addr, cmp, cmp_value, stream), which
+ * holds the stream (not the host) until the local word compares: SHMEM_CMP_EQ,
+ * SHMEM_CMP_GE, SHMEM_CMP_GT (others end the job with one line).
+ * shmemx_quiet_on_stream: the stream waits for this PE's blocking-routine
+ * nbi copies to the device heap too.
+ * Barriers: shmemx_barrier_all_on_stream, shmemx_sync_all_on_stream,
+ * shmemx_barrier_on_stream(team, stream), shmemx_team_sync_on_stream(team,
+ * stream): a dissemination of stream writes and waits; every PE of the team
+ * calls them in the same order.
+ * Collectives (team, dest, source, count, [PE_root,] stream), returning 0:
+ * shmemx_TYPENAME_broadcast_on_stream / fcollect / alltoall (and the mem
+ * forms, counts in bytes), shmemx_TYPENAME_OP_reduce_on_stream and
+ * shmemx_TYPENAME_OP_reducescatter_on_stream (nreduce: the elements of each
+ * PE's result) for the team reduction types of OpenSHMEM 1.6 and for half
+ * and bfloat16 (sum, prod, min, max).  dest and source are device-heap
+ * addresses. */
+struct CUstream_st;
+typedef struct CUstream_st *shmemx_stream_t;
+typedef uint16_t shmemx_half_t;     /* IEEE binary16 bits (CUDA's __half) */
+typedef uint16_t shmemx_bfloat16_t; /* bfloat16 bits (CUDA's __nv_bfloat16) */
+
+#define SHMPI_STREAM_ENTRY(RET, NAME, PARAMS, CALL) RET NAME PARAMS;
+SHMPI_STREAM_ROUTINES
+#undef SHMPI_STREAM_ENTRY
 
 #ifdef __cplusplus
 } /* extern "C" */

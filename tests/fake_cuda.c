@@ -8,17 +8,54 @@
  * is a PROT_NONE reservation: like a real GPU pointer it cannot be loaded
  * or stored by the host, so a host-side memmove on it crashes at once.  The
  * driver's copies reach the bytes through a second, accessible mapping.
- * fake_cuda_count(WHAT) reads this process's counters ("copies", "syncs",
- * "ipc_opens", "allocs"), so tests can check that the device path ran.
- * SHMPI_FAKE_CUDA_DEVICES sets the number of devices (default 1).
+ *
+ * Streams are real, so tests can see stream ordering: each stream is a FIFO
+ * served in order by a worker thread of its own (different streams run
+ * concurrently), and every *Async call, stream memory operation
+ * (cuStreamWriteValue, cuStreamWaitValue), host function, event record or
+ * wait and kernel launch returns once enqueued.  Stream 0 and the handles
+ * CU_STREAM_LEGACY (0x1) and CU_STREAM_PER_THREAD (0x2) all name one
+ * per-process default stream (without the legacy stream's implicit
+ * synchronization with other streams).  A stream's first failing operation
+ * leaves a sticky error that its later calls return; the operations queued
+ * behind it are skipped (event records still complete, so no one waits on
+ * them forever).  A stream wait polls its word, sleeping between polls (the
+ * PEs of a test outnumber the CPUs).  The one kernel is shmpi_signal_add
+ * (a 64-bit atomic add), launched as PTX text; it runs once per launch.
+ * cuMemcpy stays synchronous.  After fork the child has no streams.
+ *
+ * Environment, read when a call is made:
+ *   SHMPI_FAKE_CUDA_DEVICES=N      the number of devices (default 1)
+ *   SHMPI_FAKE_CUDA_DELAY_US=N     each async copy/memset waits N us in its
+ *                                  worker first: enqueue visibly returns early
+ *   SHMPI_FAKE_CUDA_WAIT_TIMEOUT=S a stream wait gives up after S seconds
+ *                                  (default 20), says so on stderr and leaves
+ *                                  error 702 on its stream: a test ends
+ *                                  instead of hanging CI
+ *   SHMPI_FAKE_CUDA_NO_STREAM_MEMOPS=1  the device cannot do stream memory
+ *                                  operations (attributes 0, calls fail 801)
+ *   SHMPI_FAKE_CUDA_NO_JIT=1       cuModuleLoadData fails with 221, as
+ *                                  without the PTX JIT compiler
+ * fake_cuda_count(WHAT) reads this process's counters, so tests can check
+ * that the device path ran: "copies" (cuMemcpy and async copies and memsets
+ * run), "syncs" (stream and context synchronizations), "ipc_opens",
+ * "allocs", "host_allocs" (cuMemAllocHost), "writes", "waits" (stream
+ * memory operations run), "host_funcs", "kernels" (run) and "stream_ops"
+ * (every operation enqueued).  fake_cuda_stream_pending(S) counts the
+ * operations enqueued on S and not finished (0 when idle).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #define EXPORT __attribute__((visibility("default")))
@@ -28,6 +65,9 @@ typedef int CUdevice;
 typedef unsigned long long CUdeviceptr;
 typedef struct CUctx_st *CUcontext;
 typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
 typedef struct {
     char reserved[64];
 } CUipcMemHandle;
@@ -39,36 +79,57 @@ enum {
     ERROR_NOT_INITIALIZED = 3,
     ERROR_NO_DEVICE = 100,
     ERROR_INVALID_DEVICE = 101,
+    ERROR_INVALID_IMAGE = 200,
     ERROR_INVALID_CONTEXT = 201,
     ERROR_MAP_FAILED = 205,
+    ERROR_JIT_COMPILER_NOT_FOUND = 221,
+    ERROR_INVALID_HANDLE = 400,
+    ERROR_NOT_FOUND = 500,
+    ERROR_NOT_READY = 600,
+    ERROR_ILLEGAL_ADDRESS = 700,
+    ERROR_LAUNCH_TIMEOUT = 702,
+    ERROR_NOT_SUPPORTED = 801,
 };
 
+/* ---- memory: device regions and pinned host blocks ---------------------------------- */
 struct region {
-    char *device;   /* the PROT_NONE address handed out */
-    char *host;     /* where the bytes are */
+    char *device;       /* the PROT_NONE address handed out (pinned: the block) */
+    char *host;         /* where the bytes are */
     size_t size;
-    char name[48];  /* the shared-memory object */
-    int owned;      /* allocated here (else opened from a handle) */
+    unsigned long gen;  /* tells a queued operation its region is still there */
+    char name[48];      /* the shared-memory object */
+    int owned;          /* allocated here (else opened from a handle) */
+    int pinned;         /* cuMemAllocHost memory: host and device are one */
 };
 #define MAX_REGIONS 256
 static struct region regions[MAX_REGIONS];
-static int initialized;
+/* Worker threads resolve addresses while the caller allocates and frees.  A
+ * mutex, not a rwlock: the child of a fork can unlock it (glibc's rwlock
+ * knows its writer's thread id, which the child's thread does not have). */
+static pthread_mutex_t regions_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long region_gen;
+static atomic_int initialized;
 static struct CUctx_st {
     int device;
 } contexts[16];
 static _Thread_local CUcontext current;
-static atomic_ulong copies, syncs, ipc_opens, allocs;
+static atomic_ulong copies, syncs, ipc_opens, allocs, host_allocs, writes, waits, host_funcs,
+    kernels, stream_ops;
 
 EXPORT unsigned long fake_cuda_count(const char *what)
 {
-    if (!strcmp(what, "copies"))
-        return copies;
-    if (!strcmp(what, "syncs"))
-        return syncs;
-    if (!strcmp(what, "ipc_opens"))
-        return ipc_opens;
-    if (!strcmp(what, "allocs"))
-        return allocs;
+    static const struct {
+        const char *name;
+        atomic_ulong *counter;
+    } counters[] = {
+        {"copies", &copies},         {"syncs", &syncs},           {"ipc_opens", &ipc_opens},
+        {"allocs", &allocs},         {"host_allocs", &host_allocs}, {"writes", &writes},
+        {"waits", &waits},           {"host_funcs", &host_funcs}, {"kernels", &kernels},
+        {"stream_ops", &stream_ops},
+    };
+    for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++)
+        if (!strcmp(what, counters[i].name))
+            return atomic_load(counters[i].counter);
     return 0;
 }
 
@@ -79,6 +140,13 @@ static int device_count(void)
     return n < 0 ? 0 : n > 16 ? 16 : n;
 }
 
+static int env_flag(const char *name)
+{
+    const char *value = getenv(name);
+    return value && *value && strcmp(value, "0");
+}
+
+/* The caller holds regions_lock. */
 static struct region *find(const void *ptr)
 {
     for (int i = 0; i < MAX_REGIONS; i++) {
@@ -89,11 +157,44 @@ static struct region *find(const void *ptr)
     return NULL;
 }
 
-/* Where the host reaches `ptr`: a device address's bytes, or itself. */
+/* Where the host reaches `ptr`: a device address's bytes, or itself.  The
+ * caller holds regions_lock. */
 static char *reach(CUdeviceptr ptr)
 {
     struct region *r = find((void *)(uintptr_t)ptr);
     return r ? r->host + ((uintptr_t)ptr - (uintptr_t)r->device) : (char *)(uintptr_t)ptr;
+}
+
+/* An address an operation will use later: gen 0 for host memory unknown to
+ * the driver, else the generation of the region that held it at enqueue. */
+struct ref {
+    CUdeviceptr ptr;
+    unsigned long gen;
+};
+
+/* Checks [ptr, ptr+bytes) at enqueue: inside one region, or (unless
+ * `device`) wholly outside the driver's memory. */
+static CUresult make_ref(struct ref *ref, CUdeviceptr ptr, size_t bytes, int device)
+{
+    CUresult status = SUCCESS;
+    pthread_mutex_lock(&regions_lock);
+    struct region *r = find((void *)(uintptr_t)ptr);
+    ref->ptr = ptr;
+    ref->gen = r ? r->gen : 0;
+    if (r ? bytes > r->size - (size_t)(ptr - (uintptr_t)r->device) : device)
+        status = ERROR_INVALID_VALUE;
+    pthread_mutex_unlock(&regions_lock);
+    return status;
+}
+
+/* Where the host reaches `ref` when the operation runs, or NULL if its
+ * region went away meanwhile.  The caller holds regions_lock. */
+static char *resolve(struct ref ref)
+{
+    if (!ref.gen)
+        return (char *)(uintptr_t)ref.ptr;
+    struct region *r = find((void *)(uintptr_t)ref.ptr);
+    return r && r->gen == ref.gen ? reach(ref.ptr) : NULL;
 }
 
 static CUresult ready(void)
@@ -108,11 +209,18 @@ static CUresult map_region(struct region *r, int fd)
     r->host = mmap(NULL, r->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     r->device = mmap(NULL, r->size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     close(fd);
-    if (r->host == MAP_FAILED || r->device == MAP_FAILED)
+    if (r->host == MAP_FAILED || r->device == MAP_FAILED) {
+        if (r->host != MAP_FAILED)
+            munmap(r->host, r->size);
+        if (r->device != MAP_FAILED)
+            munmap(r->device, r->size);
         return ERROR_MAP_FAILED;
+    }
+    r->gen = ++region_gen;
     return SUCCESS;
 }
 
+/* The caller holds regions_lock. */
 static struct region *free_slot(void)
 {
     for (int i = 0; i < MAX_REGIONS; i++)
@@ -121,6 +229,388 @@ static struct region *free_slot(void)
     return NULL;
 }
 
+/* ---- streams and events ------------------------------------------------------------- */
+enum op_kind { OP_COPY, OP_SET, OP_WRITE, OP_WAIT, OP_HOST_FUNC, OP_RECORD, OP_WAIT_EVENT, OP_ADD };
+
+struct CUevent_st {
+    pthread_mutex_t lock;
+    pthread_cond_t done;
+    unsigned long recorded;  /* records enqueued */
+    unsigned long completed; /* the latest record run */
+    int refs;                /* the handle and each queued operation on it */
+};
+
+struct op {
+    struct op *next;
+    enum op_kind kind;
+    struct ref dst, src;
+    size_t bytes;
+    unsigned long long value;
+    unsigned flags;
+    int width;               /* 4 or 8: a stream memory operation's word */
+    unsigned delay_us;       /* copies: SHMPI_FAKE_CUDA_DELAY_US */
+    double timeout;          /* waits: SHMPI_FAKE_CUDA_WAIT_TIMEOUT */
+    void (*fn)(void *);
+    void *data;
+    CUevent event;
+    unsigned long seq;       /* the event's record */
+};
+
+struct CUstream_st {
+    pthread_mutex_t lock;
+    pthread_cond_t work;     /* the worker waits for operations */
+    pthread_cond_t idle;     /* synchronizers wait for `done` */
+    struct op *head, *tail;
+    unsigned long enqueued, done;
+    CUresult error;          /* sticky */
+    int stop;
+    pthread_t worker;
+    CUcontext ctx;
+    int refs;                /* the stream list's and cuCtxSynchronize's (streams_lock) */
+    struct CUstream_st *next;
+};
+
+static pthread_mutex_t streams_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct CUstream_st *streams; /* every live stream, the default one included */
+static struct CUstream_st *default_stream;
+
+static int is_default(CUstream s)
+{
+    return (uintptr_t)s <= 2; /* 0, CU_STREAM_LEGACY, CU_STREAM_PER_THREAD */
+}
+
+static void sleep_us(long us)
+{
+    struct timespec t = {us / 1000000, (us % 1000000) * 1000};
+    nanosleep(&t, NULL);
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void event_release(CUevent e)
+{
+    pthread_mutex_lock(&e->lock);
+    int last = --e->refs == 0;
+    pthread_mutex_unlock(&e->lock);
+    if (last) {
+        pthread_mutex_destroy(&e->lock);
+        pthread_cond_destroy(&e->done);
+        free(e);
+    }
+}
+
+static void event_complete(CUevent e, unsigned long seq)
+{
+    pthread_mutex_lock(&e->lock);
+    if (seq > e->completed)
+        e->completed = seq;
+    pthread_cond_broadcast(&e->done);
+    pthread_mutex_unlock(&e->lock);
+}
+
+static int wait_holds(const struct op *op, unsigned long long word)
+{
+    unsigned long long mask = op->width == 4 ? 0xffffffffull : ~0ull;
+    unsigned long long value = op->value & mask;
+    switch (op->flags & 0xf) {
+    case 0: /* GEQ, cyclic as the real driver */
+        return op->width == 4 ? (int32_t)(uint32_t)(word - value) >= 0
+                              : (int64_t)(word - value) >= 0;
+    case 1: return word == value;                  /* EQ */
+    case 2: return (word & value) != 0;            /* AND */
+    default: return (~(word | value) & mask) != 0; /* NOR */
+    }
+}
+
+static unsigned long long load_word(const char *p, int width)
+{
+    return width == 4 ? __atomic_load_n((const uint32_t *)p, __ATOMIC_ACQUIRE)
+                      : __atomic_load_n((const uint64_t *)p, __ATOMIC_ACQUIRE);
+}
+
+static CUresult run_wait(const struct op *op)
+{
+    double deadline = now() + op->timeout;
+    for (;;) {
+        pthread_mutex_lock(&regions_lock);
+        char *p = resolve(op->dst);
+        unsigned long long word = p ? load_word(p, op->width) : 0;
+        pthread_mutex_unlock(&regions_lock);
+        if (!p)
+            return ERROR_ILLEGAL_ADDRESS;
+        if (wait_holds(op, word)) {
+            waits++;
+            return SUCCESS;
+        }
+        if (now() >= deadline) {
+            fprintf(stderr,
+                    "fake_cuda: pid %d: stream wait on %#llx for %llu (flags %#x) timed out "
+                    "after %g s; the word holds %llu\n",
+                    (int)getpid(), op->dst.ptr, op->value, op->flags, op->timeout, word);
+            return ERROR_LAUNCH_TIMEOUT;
+        }
+        sleep_us(30);
+    }
+}
+
+/* One operation, in the stream's worker. */
+static CUresult run(struct op *op)
+{
+    CUresult status = SUCCESS;
+    char *p, *q;
+    switch (op->kind) {
+    case OP_COPY:
+    case OP_SET:
+        if (op->delay_us)
+            sleep_us(op->delay_us);
+        pthread_mutex_lock(&regions_lock);
+        p = resolve(op->dst);
+        q = op->kind == OP_COPY ? resolve(op->src) : p;
+        if (!p || !q)
+            status = ERROR_ILLEGAL_ADDRESS;
+        else if (op->kind == OP_COPY)
+            memmove(p, q, op->bytes);
+        else
+            memset(p, (int)op->value, op->bytes);
+        pthread_mutex_unlock(&regions_lock);
+        if (status == SUCCESS)
+            copies++;
+        return status;
+    case OP_WRITE:
+        pthread_mutex_lock(&regions_lock);
+        p = resolve(op->dst);
+        if (p) {
+            /* A barrier first (a seq_cst store: a full fence, and one that
+             * -fsanitize=thread understands), unless
+             * CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER: then release only. */
+            int order = op->flags & 1 ? __ATOMIC_RELEASE : __ATOMIC_SEQ_CST;
+            if (op->width == 4)
+                __atomic_store_n((uint32_t *)p, (uint32_t)op->value, order);
+            else
+                __atomic_store_n((uint64_t *)p, (uint64_t)op->value, order);
+        }
+        pthread_mutex_unlock(&regions_lock);
+        if (!p)
+            return ERROR_ILLEGAL_ADDRESS;
+        writes++;
+        return SUCCESS;
+    case OP_WAIT:
+        return run_wait(op);
+    case OP_HOST_FUNC:
+        op->fn(op->data);
+        host_funcs++;
+        return SUCCESS;
+    case OP_RECORD:
+        event_complete(op->event, op->seq);
+        return SUCCESS;
+    case OP_WAIT_EVENT:
+        pthread_mutex_lock(&op->event->lock);
+        while (op->event->completed < op->seq)
+            pthread_cond_wait(&op->event->done, &op->event->lock);
+        pthread_mutex_unlock(&op->event->lock);
+        return SUCCESS;
+    case OP_ADD:
+        pthread_mutex_lock(&regions_lock);
+        p = resolve(op->dst);
+        if (p)
+            __atomic_fetch_add((uint64_t *)p, (uint64_t)op->value, __ATOMIC_SEQ_CST);
+        pthread_mutex_unlock(&regions_lock);
+        if (!p)
+            return ERROR_ILLEGAL_ADDRESS;
+        kernels++;
+        return SUCCESS;
+    }
+    return ERROR_INVALID_VALUE;
+}
+
+static void *worker(void *arg)
+{
+    struct CUstream_st *s = arg;
+    pthread_mutex_lock(&s->lock);
+    for (;;) {
+        while (!s->head && !s->stop)
+            pthread_cond_wait(&s->work, &s->lock);
+        struct op *op = s->head;
+        if (!op)
+            break;
+        s->head = op->next;
+        if (!s->head)
+            s->tail = NULL;
+        CUresult error = s->error;
+        pthread_mutex_unlock(&s->lock);
+        CUresult status = SUCCESS;
+        if (!error)
+            status = run(op);
+        else if (op->kind == OP_RECORD) /* skipped, but no one waits forever */
+            event_complete(op->event, op->seq);
+        if (op->event)
+            event_release(op->event);
+        free(op);
+        pthread_mutex_lock(&s->lock);
+        if (status != SUCCESS && !s->error)
+            s->error = status;
+        s->done++;
+        pthread_cond_broadcast(&s->idle);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+static CUresult stream_new(struct CUstream_st **out, CUcontext ctx)
+{
+    struct CUstream_st *s = calloc(1, sizeof *s);
+    if (!s)
+        return ERROR_OUT_OF_MEMORY;
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->work, NULL);
+    pthread_cond_init(&s->idle, NULL);
+    s->ctx = ctx;
+    s->refs = 1;
+    if (pthread_create(&s->worker, NULL, worker, s) != 0) {
+        pthread_mutex_destroy(&s->lock);
+        pthread_cond_destroy(&s->work);
+        pthread_cond_destroy(&s->idle);
+        free(s);
+        return ERROR_OUT_OF_MEMORY;
+    }
+    *out = s;
+    return SUCCESS;
+}
+
+/* The caller holds streams_lock; returns whether this was the last reference. */
+static int stream_unref(struct CUstream_st *s)
+{
+    return --s->refs == 0;
+}
+
+static void stream_free(struct CUstream_st *s)
+{
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->work);
+    pthread_cond_destroy(&s->idle);
+    free(s);
+}
+
+/* The stream a handle names: the default stream (made on first use) or one
+ * of the live streams. */
+static CUresult stream_of(CUstream handle, struct CUstream_st **out)
+{
+    CUresult status = SUCCESS;
+    pthread_mutex_lock(&streams_lock);
+    if (is_default(handle)) {
+        if (!default_stream) {
+            status = stream_new(&default_stream, current);
+            if (status == SUCCESS) {
+                default_stream->next = streams;
+                streams = default_stream;
+            }
+        }
+        *out = default_stream;
+    } else {
+        struct CUstream_st *s = streams;
+        while (s && s != handle)
+            s = s->next;
+        if (!s)
+            status = ERROR_INVALID_HANDLE;
+        *out = s;
+    }
+    pthread_mutex_unlock(&streams_lock);
+    return status;
+}
+
+/* Puts a copy of `op` on `handle`'s queue, unless the stream has failed. */
+static CUresult enqueue(CUstream handle, const struct op *op)
+{
+    struct CUstream_st *s;
+    CUresult status = stream_of(handle, &s);
+    if (status != SUCCESS)
+        return status;
+    struct op *copy = malloc(sizeof *copy);
+    if (!copy)
+        return ERROR_OUT_OF_MEMORY;
+    *copy = *op;
+    copy->next = NULL;
+    pthread_mutex_lock(&s->lock);
+    status = s->error;
+    if (status == SUCCESS) {
+        if (s->tail)
+            s->tail->next = copy;
+        else
+            s->head = copy;
+        s->tail = copy;
+        s->enqueued++;
+        stream_ops++;
+        pthread_cond_signal(&s->work);
+    }
+    pthread_mutex_unlock(&s->lock);
+    if (status != SUCCESS)
+        free(copy);
+    return status;
+}
+
+/* Waits until what was enqueued on `s` before the call has run. */
+static CUresult stream_wait_idle(struct CUstream_st *s)
+{
+    pthread_mutex_lock(&s->lock);
+    unsigned long target = s->enqueued;
+    while (s->done < target)
+        pthread_cond_wait(&s->idle, &s->lock);
+    CUresult status = s->error;
+    pthread_mutex_unlock(&s->lock);
+    return status;
+}
+
+/* The child of a fork has none of its parent's worker threads. */
+static void before_fork(void)
+{
+    pthread_mutex_lock(&streams_lock);
+    pthread_mutex_lock(&regions_lock);
+}
+
+static void after_fork_parent(void)
+{
+    pthread_mutex_unlock(&regions_lock);
+    pthread_mutex_unlock(&streams_lock);
+}
+
+static void after_fork_child(void)
+{
+    pthread_mutex_unlock(&regions_lock);
+    streams = NULL; /* the parent's streams are left behind, unreachable */
+    default_stream = NULL;
+    pthread_mutex_unlock(&streams_lock);
+}
+
+__attribute__((constructor)) static void fake_cuda_load(void)
+{
+    pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+}
+
+EXPORT unsigned long fake_cuda_stream_pending(CUstream handle)
+{
+    struct CUstream_st *s = NULL;
+    pthread_mutex_lock(&streams_lock);
+    if (is_default(handle))
+        s = default_stream;
+    else
+        for (s = streams; s && s != handle; s = s->next)
+            ;
+    unsigned long pending = 0;
+    if (s) {
+        pthread_mutex_lock(&s->lock);
+        pending = s->enqueued - s->done;
+        pthread_mutex_unlock(&s->lock);
+    }
+    pthread_mutex_unlock(&streams_lock);
+    return pending;
+}
+
+/* ---- initialization, devices, contexts ---------------------------------------------- */
 EXPORT CUresult cuInit(unsigned flags)
 {
     if (flags != 0)
@@ -138,8 +628,16 @@ EXPORT CUresult cuGetErrorString(CUresult error, const char **text)
     case ERROR_NOT_INITIALIZED: *text = "initialization error"; break;
     case ERROR_NO_DEVICE: *text = "no CUDA-capable device is detected"; break;
     case ERROR_INVALID_DEVICE: *text = "invalid device ordinal"; break;
+    case ERROR_INVALID_IMAGE: *text = "device kernel image is invalid"; break;
     case ERROR_INVALID_CONTEXT: *text = "invalid device context"; break;
     case ERROR_MAP_FAILED: *text = "mapping of buffer object failed"; break;
+    case ERROR_JIT_COMPILER_NOT_FOUND: *text = "PTX JIT compiler library not found"; break;
+    case ERROR_INVALID_HANDLE: *text = "invalid resource handle"; break;
+    case ERROR_NOT_FOUND: *text = "named symbol not found"; break;
+    case ERROR_NOT_READY: *text = "device not ready"; break;
+    case ERROR_ILLEGAL_ADDRESS: *text = "an illegal memory access was encountered"; break;
+    case ERROR_LAUNCH_TIMEOUT: *text = "the launch timed out and was terminated"; break;
+    case ERROR_NOT_SUPPORTED: *text = "operation not supported"; break;
     default: *text = NULL; return ERROR_INVALID_VALUE;
     }
     return SUCCESS;
@@ -160,6 +658,26 @@ EXPORT CUresult cuDeviceGet(CUdevice *device, int ordinal)
     if (ordinal < 0 || ordinal >= device_count())
         return ERROR_INVALID_DEVICE;
     *device = ordinal;
+    return SUCCESS;
+}
+
+EXPORT CUresult cuDeviceGetAttribute(int *value, int attribute, CUdevice device)
+{
+    if (!initialized)
+        return ERROR_NOT_INITIALIZED;
+    if (device < 0 || device >= device_count())
+        return ERROR_INVALID_DEVICE;
+    if (!value)
+        return ERROR_INVALID_VALUE;
+    switch (attribute) {
+    case 92:  /* CAN_USE_STREAM_MEM_OPS_V1 */
+    case 93:  /* CAN_USE_64_BIT_STREAM_MEM_OPS_V1 */
+    case 122: /* CAN_USE_64_BIT_STREAM_MEM_OPS */
+        *value = !env_flag("SHMPI_FAKE_CUDA_NO_STREAM_MEMOPS");
+        break;
+    default: /* 98 CAN_FLUSH_REMOTE_WRITES, 148 ATOMIC_REDUCTION_SUPPORTED, ... */
+        *value = 0;
+    }
     return SUCCESS;
 }
 
@@ -186,15 +704,32 @@ EXPORT CUresult cuCtxGetCurrent(CUcontext *ctx)
     return initialized ? SUCCESS : ERROR_NOT_INITIALIZED;
 }
 
+EXPORT CUresult cuCtxGetDevice(CUdevice *device)
+{
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    if (!device)
+        return ERROR_INVALID_VALUE;
+    *device = current->device;
+    return SUCCESS;
+}
+
+/* ---- memory ------------------------------------------------------------------------- */
 EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytes)
 {
     static atomic_uint serial;
     CUresult status = ready();
     if (status != SUCCESS)
         return status;
+    if (bytes == 0)
+        return ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&regions_lock);
     struct region *r = free_slot();
-    if (!r || bytes == 0)
-        return r ? ERROR_INVALID_VALUE : ERROR_OUT_OF_MEMORY;
+    if (!r) {
+        pthread_mutex_unlock(&regions_lock);
+        return ERROR_OUT_OF_MEMORY;
+    }
     snprintf(r->name, sizeof r->name, "/fake-cuda-%d-%u", (int)getpid(), serial++);
     int fd = shm_open(r->name, O_RDWR | O_CREAT | O_EXCL, 0600);
     if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0) {
@@ -202,57 +737,120 @@ EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytes)
             close(fd);
             shm_unlink(r->name);
         }
+        memset(r, 0, sizeof *r);
+        pthread_mutex_unlock(&regions_lock);
         return ERROR_OUT_OF_MEMORY;
     }
     r->size = bytes;
     r->owned = 1;
-    if (map_region(r, fd) != SUCCESS)
+    if (map_region(r, fd) != SUCCESS) {
+        shm_unlink(r->name);
+        memset(r, 0, sizeof *r);
+        pthread_mutex_unlock(&regions_lock);
         return ERROR_OUT_OF_MEMORY;
-    allocs++;
+    }
     *dptr = (CUdeviceptr)(uintptr_t)r->device;
+    pthread_mutex_unlock(&regions_lock);
+    allocs++;
     return SUCCESS;
 }
 
+/* The caller holds regions_lock. */
 static void unmap_region(struct region *r)
 {
-    munmap(r->host, r->size);
-    munmap(r->device, r->size);
-    if (r->owned)
-        shm_unlink(r->name);
+    if (r->pinned) {
+        munmap(r->host, r->size);
+    } else {
+        munmap(r->host, r->size);
+        munmap(r->device, r->size);
+        if (r->owned)
+            shm_unlink(r->name);
+    }
     memset(r, 0, sizeof *r);
+}
+
+/* Unmaps the region starting at `ptr` if it is of the kind asked for. */
+static CUresult release_region(CUdeviceptr ptr, int owned, int pinned)
+{
+    CUresult status = ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&regions_lock);
+    struct region *r = find((void *)(uintptr_t)ptr);
+    if (r && r->owned == owned && r->pinned == pinned && (uintptr_t)r->device == ptr) {
+        unmap_region(r);
+        status = SUCCESS;
+    }
+    pthread_mutex_unlock(&regions_lock);
+    return status;
 }
 
 EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr)
 {
-    struct region *r = find((void *)(uintptr_t)dptr);
-    if (!r || !r->owned || (uintptr_t)r->device != dptr)
-        return ERROR_INVALID_VALUE;
-    unmap_region(r);
-    return SUCCESS;
+    return release_region(dptr, 1, 0);
 }
 
-EXPORT CUresult cuMemsetD8Async(CUdeviceptr dptr, unsigned char value, size_t n, CUstream s)
+EXPORT CUresult cuMemAllocHost_v2(void **pp, size_t bytes)
 {
-    (void)s;
     CUresult status = ready();
     if (status != SUCCESS)
         return status;
-    struct region *r = find((void *)(uintptr_t)dptr);
-    if (!r || dptr + n > (uintptr_t)r->device + r->size)
+    if (!pp || bytes == 0)
         return ERROR_INVALID_VALUE;
-    memset(reach(dptr), value, n);
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return ERROR_OUT_OF_MEMORY;
+    pthread_mutex_lock(&regions_lock);
+    struct region *r = free_slot();
+    if (r) {
+        r->device = r->host = p;
+        r->size = bytes;
+        r->owned = 1;
+        r->pinned = 1;
+        r->gen = ++region_gen;
+    }
+    pthread_mutex_unlock(&regions_lock);
+    if (!r) {
+        munmap(p, bytes);
+        return ERROR_OUT_OF_MEMORY;
+    }
+    host_allocs++;
+    *pp = p;
     return SUCCESS;
+}
+
+EXPORT CUresult cuMemFreeHost(void *p)
+{
+    return release_region((CUdeviceptr)(uintptr_t)p, 1, 1);
+}
+
+EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr ptr)
+{
+    CUresult status = ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&regions_lock);
+    struct region *r = find((void *)(uintptr_t)ptr);
+    if (r) {
+        if (base)
+            *base = (CUdeviceptr)(uintptr_t)r->device;
+        if (size)
+            *size = r->size;
+        status = SUCCESS;
+    }
+    pthread_mutex_unlock(&regions_lock);
+    return status;
 }
 
 EXPORT CUresult cuIpcGetMemHandle(CUipcMemHandle *handle, CUdeviceptr dptr)
 {
+    CUresult status = ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&regions_lock);
     struct region *r = find((void *)(uintptr_t)dptr);
-    if (!r || !r->owned || (uintptr_t)r->device != dptr)
-        return ERROR_INVALID_VALUE;
-    memset(handle, 0, sizeof *handle);
-    memcpy(handle->reserved, &r->size, sizeof r->size);
-    memcpy(handle->reserved + sizeof r->size, r->name, strlen(r->name) + 1);
-    return SUCCESS;
+    if (r && r->owned && !r->pinned && (uintptr_t)r->device == dptr) {
+        memset(handle, 0, sizeof *handle);
+        memcpy(handle->reserved, &r->size, sizeof r->size);
+        memcpy(handle->reserved + sizeof r->size, r->name, strlen(r->name) + 1);
+        status = SUCCESS;
+    }
+    pthread_mutex_unlock(&regions_lock);
+    return status;
 }
 
 EXPORT CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *dptr, CUipcMemHandle handle, unsigned flags)
@@ -261,37 +859,40 @@ EXPORT CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *dptr, CUipcMemHandle handle, 
     CUresult status = ready();
     if (status != SUCCESS)
         return status;
-    struct region *r = free_slot();
-    if (!r)
-        return ERROR_OUT_OF_MEMORY;
     size_t size;
     memcpy(&size, handle.reserved, sizeof size);
     char name[48];
     memcpy(name, handle.reserved + sizeof size, sizeof name);
     name[sizeof name - 1] = 0;
-    for (int i = 0; i < MAX_REGIONS; i++) /* a real driver refuses its own handles */
+    pthread_mutex_lock(&regions_lock);
+    struct region *r = free_slot();
+    if (!r)
+        status = ERROR_OUT_OF_MEMORY;
+    for (int i = 0; i < MAX_REGIONS && r; i++) /* a real driver refuses its own handles */
         if (regions[i].size && regions[i].owned && !strcmp(regions[i].name, name))
-            return ERROR_INVALID_CONTEXT;
-    int fd = shm_open(name, O_RDWR, 0);
-    if (fd < 0)
-        return ERROR_MAP_FAILED;
-    r->size = size;
-    memcpy(r->name, name, sizeof name);
-    r->owned = 0;
-    if (map_region(r, fd) != SUCCESS)
-        return ERROR_MAP_FAILED;
-    ipc_opens++;
-    *dptr = (CUdeviceptr)(uintptr_t)r->device;
-    return SUCCESS;
+            status = ERROR_INVALID_CONTEXT;
+    int fd = status == SUCCESS ? shm_open(name, O_RDWR, 0) : -1;
+    if (status == SUCCESS && fd < 0)
+        status = ERROR_MAP_FAILED;
+    if (status == SUCCESS) {
+        r->size = size;
+        memcpy(r->name, name, sizeof name);
+        r->owned = 0;
+        status = map_region(r, fd);
+        if (status == SUCCESS)
+            *dptr = (CUdeviceptr)(uintptr_t)r->device;
+        else
+            memset(r, 0, sizeof *r);
+    }
+    pthread_mutex_unlock(&regions_lock);
+    if (status == SUCCESS)
+        ipc_opens++;
+    return status;
 }
 
 EXPORT CUresult cuIpcCloseMemHandle(CUdeviceptr dptr)
 {
-    struct region *r = find((void *)(uintptr_t)dptr);
-    if (!r || r->owned || (uintptr_t)r->device != dptr)
-        return ERROR_INVALID_VALUE;
-    unmap_region(r);
-    return SUCCESS;
+    return release_region(dptr, 0, 0);
 }
 
 EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes)
@@ -299,57 +900,397 @@ EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes)
     CUresult status = ready();
     if (status != SUCCESS)
         return status;
+    pthread_mutex_lock(&regions_lock);
     memmove(reach(dst), reach(src), bytes);
+    pthread_mutex_unlock(&regions_lock);
     copies++;
     return SUCCESS;
-}
-
-EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s)
-{
-    return s ? cuMemcpy(dst, src, bytes) : ERROR_INVALID_VALUE;
-}
-
-EXPORT CUresult cuStreamCreate(CUstream *stream, unsigned flags)
-{
-    (void)flags;
-    CUresult status = ready();
-    if (status != SUCCESS)
-        return status;
-    *stream = malloc(1);
-    return *stream ? SUCCESS : ERROR_OUT_OF_MEMORY;
-}
-
-EXPORT CUresult cuStreamDestroy_v2(CUstream stream)
-{
-    free(stream);
-    return SUCCESS;
-}
-
-EXPORT CUresult cuStreamSynchronize(CUstream stream)
-{
-    CUresult status = ready();
-    if (status != SUCCESS)
-        return status;
-    if (!stream)
-        return ERROR_INVALID_VALUE;
-    syncs++;
-    return SUCCESS;
-}
-
-EXPORT CUresult cuCtxSynchronize(void)
-{
-    CUresult status = ready();
-    if (status == SUCCESS)
-        syncs++;
-    return status;
 }
 
 EXPORT CUresult cuPointerGetAttribute(void *data, int attribute, CUdeviceptr ptr)
 {
     if (attribute != 2) /* CU_POINTER_ATTRIBUTE_MEMORY_TYPE */
         return ERROR_INVALID_VALUE;
-    if (!find((void *)(uintptr_t)ptr))
-        return ERROR_INVALID_VALUE; /* host memory unknown to the driver */
-    *(unsigned *)data = 2;          /* CU_MEMORYTYPE_DEVICE */
+    pthread_mutex_lock(&regions_lock);
+    struct region *r = find((void *)(uintptr_t)ptr);
+    int pinned = r && r->pinned;
+    pthread_mutex_unlock(&regions_lock);
+    if (!r)
+        return ERROR_INVALID_VALUE;  /* host memory unknown to the driver */
+    *(unsigned *)data = pinned ? 1 : 2; /* CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_DEVICE */
     return SUCCESS;
+}
+
+/* ---- stream-ordered work ------------------------------------------------------------ */
+static unsigned delay_us(void)
+{
+    const char *value = getenv("SHMPI_FAKE_CUDA_DELAY_US");
+    long n = value ? atol(value) : 0;
+    return n > 0 ? (unsigned)n : 0;
+}
+
+EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s)
+{
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    struct op op = {.kind = OP_COPY, .bytes = bytes, .delay_us = delay_us()};
+    if ((status = make_ref(&op.dst, dst, bytes, 0)) != SUCCESS ||
+        (status = make_ref(&op.src, src, bytes, 0)) != SUCCESS)
+        return status;
+    return enqueue(s, &op);
+}
+
+EXPORT CUresult cuMemsetD8Async(CUdeviceptr dptr, unsigned char value, size_t n, CUstream s)
+{
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    struct op op = {.kind = OP_SET, .bytes = n, .value = value, .delay_us = delay_us()};
+    if ((status = make_ref(&op.dst, dptr, n, 1)) != SUCCESS)
+        return status;
+    return enqueue(s, &op);
+}
+
+static CUresult mem_op(CUstream s, enum op_kind kind, CUdeviceptr addr, unsigned long long value,
+                       unsigned flags, int width)
+{
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    if (env_flag("SHMPI_FAKE_CUDA_NO_STREAM_MEMOPS"))
+        return ERROR_NOT_SUPPORTED;
+    if (addr % (unsigned)width)
+        return ERROR_INVALID_VALUE;
+    if (kind == OP_WRITE ? flags > 1 : (flags & 0xf) > 3 || (flags & ~(0xfu | 1u << 30)))
+        return ERROR_INVALID_VALUE;
+    struct op op = {.kind = kind, .value = value, .flags = flags, .width = width};
+    if (kind == OP_WAIT) {
+        const char *t = getenv("SHMPI_FAKE_CUDA_WAIT_TIMEOUT");
+        op.timeout = t && *t ? strtod(t, NULL) : 20;
+    }
+    if ((status = make_ref(&op.dst, addr, (size_t)width, 1)) != SUCCESS)
+        return status;
+    return enqueue(s, &op);
+}
+
+EXPORT CUresult cuStreamWriteValue32_v2(CUstream s, CUdeviceptr addr, unsigned value,
+                                        unsigned flags)
+{
+    return mem_op(s, OP_WRITE, addr, value, flags, 4);
+}
+
+EXPORT CUresult cuStreamWriteValue64_v2(CUstream s, CUdeviceptr addr, unsigned long long value,
+                                        unsigned flags)
+{
+    return mem_op(s, OP_WRITE, addr, value, flags, 8);
+}
+
+EXPORT CUresult cuStreamWaitValue32_v2(CUstream s, CUdeviceptr addr, unsigned value,
+                                       unsigned flags)
+{
+    return mem_op(s, OP_WAIT, addr, value, flags, 4);
+}
+
+EXPORT CUresult cuStreamWaitValue64_v2(CUstream s, CUdeviceptr addr, unsigned long long value,
+                                       unsigned flags)
+{
+    return mem_op(s, OP_WAIT, addr, value, flags, 8);
+}
+
+EXPORT CUresult cuLaunchHostFunc(CUstream s, void (*fn)(void *), void *data)
+{
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    if (!fn)
+        return ERROR_INVALID_VALUE;
+    struct op op = {.kind = OP_HOST_FUNC, .fn = fn, .data = data};
+    return enqueue(s, &op);
+}
+
+/* ---- streams ------------------------------------------------------------------------ */
+EXPORT CUresult cuStreamCreate(CUstream *stream, unsigned flags)
+{
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    if (!stream || flags > 1) /* CU_STREAM_DEFAULT, CU_STREAM_NON_BLOCKING */
+        return ERROR_INVALID_VALUE;
+    struct CUstream_st *s;
+    if ((status = stream_new(&s, current)) != SUCCESS)
+        return status;
+    pthread_mutex_lock(&streams_lock);
+    s->next = streams;
+    streams = s;
+    pthread_mutex_unlock(&streams_lock);
+    *stream = s;
+    return SUCCESS;
+}
+
+/* Waits for the queue to drain, then ends the worker. */
+EXPORT CUresult cuStreamDestroy_v2(CUstream stream)
+{
+    if (is_default(stream))
+        return ERROR_INVALID_HANDLE;
+    pthread_mutex_lock(&streams_lock);
+    struct CUstream_st **link = &streams;
+    while (*link && *link != stream)
+        link = &(*link)->next;
+    struct CUstream_st *s = *link;
+    if (s)
+        *link = s->next;
+    pthread_mutex_unlock(&streams_lock);
+    if (!s)
+        return ERROR_INVALID_HANDLE;
+    pthread_mutex_lock(&s->lock);
+    s->stop = 1;
+    pthread_cond_signal(&s->work);
+    pthread_mutex_unlock(&s->lock);
+    pthread_join(s->worker, NULL);
+    pthread_mutex_lock(&streams_lock);
+    int last = stream_unref(s);
+    pthread_mutex_unlock(&streams_lock);
+    if (last)
+        stream_free(s);
+    return SUCCESS;
+}
+
+EXPORT CUresult cuStreamSynchronize(CUstream stream)
+{
+    CUresult status = ready();
+    struct CUstream_st *s;
+    if (status != SUCCESS || (status = stream_of(stream, &s)) != SUCCESS)
+        return status;
+    status = stream_wait_idle(s);
+    syncs++;
+    return status;
+}
+
+EXPORT CUresult cuStreamQuery(CUstream stream)
+{
+    CUresult status = ready();
+    struct CUstream_st *s;
+    if (status != SUCCESS || (status = stream_of(stream, &s)) != SUCCESS)
+        return status;
+    pthread_mutex_lock(&s->lock);
+    status = s->error ? s->error : s->done == s->enqueued ? SUCCESS : ERROR_NOT_READY;
+    pthread_mutex_unlock(&s->lock);
+    return status;
+}
+
+EXPORT CUresult cuStreamGetCtx(CUstream stream, CUcontext *ctx)
+{
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    if (!ctx)
+        return ERROR_INVALID_VALUE;
+    if (is_default(stream)) {
+        *ctx = current;
+        return SUCCESS;
+    }
+    struct CUstream_st *s;
+    if ((status = stream_of(stream, &s)) == SUCCESS)
+        *ctx = s->ctx;
+    return status;
+}
+
+/* Every stream of the process, each up to what was enqueued before the call;
+ * the streams are held (refs) so that none is freed meanwhile. */
+EXPORT CUresult cuCtxSynchronize(void)
+{
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    pthread_mutex_lock(&streams_lock);
+    size_t n = 0;
+    for (struct CUstream_st *s = streams; s; s = s->next)
+        n++;
+    struct CUstream_st **all = malloc((n ? n : 1) * sizeof *all);
+    if (!all) {
+        pthread_mutex_unlock(&streams_lock);
+        return ERROR_OUT_OF_MEMORY;
+    }
+    n = 0;
+    for (struct CUstream_st *s = streams; s; s = s->next) {
+        s->refs++;
+        all[n++] = s;
+    }
+    pthread_mutex_unlock(&streams_lock);
+    for (size_t i = 0; i < n; i++) {
+        CUresult error = stream_wait_idle(all[i]);
+        if (status == SUCCESS)
+            status = error;
+        pthread_mutex_lock(&streams_lock);
+        int last = stream_unref(all[i]);
+        pthread_mutex_unlock(&streams_lock);
+        if (last)
+            stream_free(all[i]);
+    }
+    free(all);
+    syncs++;
+    return status;
+}
+
+/* ---- events ------------------------------------------------------------------------- */
+EXPORT CUresult cuEventCreate(CUevent *event, unsigned flags)
+{
+    (void)flags; /* timing, blocking sync, interprocess: all alike here */
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    if (!event)
+        return ERROR_INVALID_VALUE;
+    CUevent e = calloc(1, sizeof *e);
+    if (!e)
+        return ERROR_OUT_OF_MEMORY;
+    pthread_mutex_init(&e->lock, NULL);
+    pthread_cond_init(&e->done, NULL);
+    e->refs = 1;
+    *event = e;
+    return SUCCESS;
+}
+
+/* The event goes when its queued records and waits have run. */
+EXPORT CUresult cuEventDestroy_v2(CUevent event)
+{
+    if (!event)
+        return ERROR_INVALID_HANDLE;
+    event_release(event);
+    return SUCCESS;
+}
+
+EXPORT CUresult cuEventRecord(CUevent event, CUstream stream)
+{
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    if (!event)
+        return ERROR_INVALID_HANDLE;
+    pthread_mutex_lock(&event->lock);
+    struct op op = {.kind = OP_RECORD, .event = event, .seq = ++event->recorded};
+    event->refs++;
+    pthread_mutex_unlock(&event->lock);
+    status = enqueue(stream, &op);
+    if (status != SUCCESS) { /* nothing will complete it: as if it ran */
+        event_complete(event, op.seq);
+        event_release(event);
+    }
+    return status;
+}
+
+EXPORT CUresult cuEventQuery(CUevent event)
+{
+    if (!event)
+        return ERROR_INVALID_HANDLE;
+    pthread_mutex_lock(&event->lock);
+    CUresult status = event->completed >= event->recorded ? SUCCESS : ERROR_NOT_READY;
+    pthread_mutex_unlock(&event->lock);
+    return status;
+}
+
+EXPORT CUresult cuEventSynchronize(CUevent event)
+{
+    if (!event)
+        return ERROR_INVALID_HANDLE;
+    pthread_mutex_lock(&event->lock);
+    unsigned long target = event->recorded;
+    while (event->completed < target)
+        pthread_cond_wait(&event->done, &event->lock);
+    pthread_mutex_unlock(&event->lock);
+    return SUCCESS;
+}
+
+/* The stream waits for the event's latest record as of this call. */
+EXPORT CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned flags)
+{
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    if (!event)
+        return ERROR_INVALID_HANDLE;
+    if (flags != 0)
+        return ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&event->lock);
+    struct op op = {.kind = OP_WAIT_EVENT, .event = event, .seq = event->recorded};
+    event->refs++;
+    pthread_mutex_unlock(&event->lock);
+    status = enqueue(stream, &op);
+    if (status != SUCCESS)
+        event_release(event);
+    return status;
+}
+
+/* ---- the kernel: shmpi_signal_add, from PTX ----------------------------------------- */
+struct CUfunc_st {
+    int magic;
+};
+struct CUmod_st {
+    struct CUfunc_st signal_add;
+};
+#define FUNCTION_MAGIC 0x5167add
+
+EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image)
+{
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    if (!module || !image)
+        return ERROR_INVALID_VALUE;
+    if (env_flag("SHMPI_FAKE_CUDA_NO_JIT"))
+        return ERROR_JIT_COMPILER_NOT_FOUND;
+    if (!strstr(image, ".entry shmpi_signal_add"))
+        return ERROR_INVALID_IMAGE;
+    CUmodule m = calloc(1, sizeof *m);
+    if (!m)
+        return ERROR_OUT_OF_MEMORY;
+    m->signal_add.magic = FUNCTION_MAGIC;
+    *module = m;
+    return SUCCESS;
+}
+
+EXPORT CUresult cuModuleGetFunction(CUfunction *function, CUmodule module, const char *name)
+{
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    if (!function || !name)
+        return ERROR_INVALID_VALUE;
+    if (!module)
+        return ERROR_INVALID_HANDLE;
+    if (strcmp(name, "shmpi_signal_add"))
+        return ERROR_NOT_FOUND;
+    *function = &module->signal_add;
+    return SUCCESS;
+}
+
+EXPORT CUresult cuModuleUnload(CUmodule module)
+{
+    if (!module)
+        return ERROR_INVALID_HANDLE;
+    module->signal_add.magic = 0;
+    free(module);
+    return SUCCESS;
+}
+
+/* shmpi_signal_add(CUdeviceptr addr, unsigned long long value): one atomic
+ * add per launch (shmpi launches it on one thread). */
+EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                               unsigned by, unsigned bz, unsigned shared_bytes, CUstream s,
+                               void **params, void **extra)
+{
+    (void)shared_bytes;
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    if (!f || f->magic != FUNCTION_MAGIC)
+        return ERROR_INVALID_HANDLE;
+    if (!gx || !gy || !gz || !bx || !by || !bz || !params || !params[0] || !params[1] || extra)
+        return ERROR_INVALID_VALUE;
+    CUdeviceptr addr = *(CUdeviceptr *)params[0];
+    struct op op = {.kind = OP_ADD, .value = *(unsigned long long *)params[1]};
+    if (addr % 8 || (status = make_ref(&op.dst, addr, 8, 1)) != SUCCESS)
+        return ERROR_INVALID_VALUE;
+    return enqueue(s, &op);
 }

@@ -7,13 +7,19 @@
 # chapter: "CHAPTER @ RET NAME (PARAMS);" (Makefile.am expands the routine
 # list include/shmpi_routines.h with cpp to make it; shmem.h's inline
 # deprecated forwarders come as "static inline ..." lines, of chapter amo).
-# The extensions of include/shmemx.h are read from that header (chapter
-# shmemx).  The routines are grouped into families, one page each: a typed,
-# sized, ctx or _nbi form belongs to the page of its plain name
-# (shmem_long_put_nbi, shmem_ctx_put8 and shmem_putmem are on shmem_put(3)),
-# and every routine that is not its page's name gets a page ".so
-# man3/PAGE.3", as does a C11 type-generic name that is no routine
-# (shmem_put_nbi links to shmem_put(3)).
+# The extensions of include/shmemx.h (chapter shmemx) are read from that
+# header as the C preprocessor ($CC -E -P, CC from the environment, default
+# cc) expands it, with MPI_VERSION defined (shmemx_team_get_mpi_comm then
+# takes an MPI_Comm *), so that the stream routines its X-macro list
+# include/shmpi_stream.h declares are seen.  The routines are grouped into
+# families, one page each: a typed, sized, ctx or _nbi form belongs to the
+# page of its plain name (shmem_long_put_nbi, shmem_ctx_put8 and
+# shmem_putmem are on shmem_put(3)), and every routine that is not its
+# page's name gets a page ".so man3/PAGE.3", as does a C11 type-generic
+# name that is no routine (shmem_put_nbi links to shmem_put(3)).  The
+# stream routines of shmemx.h make families of their own (xfamily below):
+# shmemx_long_put_nbi_on_stream and shmemx_put64_on_stream are on
+# shmemx_putmem_on_stream(3), every reduction on shmemx_reduce_on_stream(3).
 #
 # What a page says is written once, in docs/man/pages/CHAPTER.txt (the
 # format is at the top of docs/man/pages/rma.txt): its summary, description,
@@ -39,12 +45,20 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cat > "$work/decls"
 [ -s "$work/decls" ] || { echo "gen-man.sh: no declarations on stdin" >&2; exit 1; }
-# The extensions: each prototype of shmemx.h, chapter shmemx.
-sed -n 's/^\([a-z][a-z_ *]*[ *]shmemx_[a-z_]*\) *(\(.*\));$/shmemx @ \1(\2);/p' \
-    "$src/include/shmemx.h" >> "$work/decls"
-# The types of the type tables, "TYPENAME<TAB>C TYPE", longest name first
-# (longlong before long).
-sed -n 's/.*R(X, \([a-z0-9]*\), \([^,]*\), .*/\1	\2/p' "$src/include/shmpi_typetables.h" |
+# The extensions: each prototype of shmemx.h as the preprocessor expands it
+# (one declaration a line), chapter shmemx.
+# shellcheck disable=SC2086
+${CC:-cc} -E -P -DMPI_VERSION -I"$src/include" "$src/include/shmemx.h" > "$work/shmemx.i" ||
+    { echo "gen-man.sh: ${CC:-cc} -E cannot expand include/shmemx.h" >&2; exit 1; }
+tr '\n' ' ' < "$work/shmemx.i" | tr ';' '\n' |
+    sed -n 's/^ *\([a-z][a-z0-9_ *]*[ *]shmemx_[a-z0-9_]*\) *(\([^(){}]*\)) *$/shmemx @ \1(\2);/p' > "$work/shmemx"
+[ -s "$work/shmemx" ] || { echo "gen-man.sh: no shmemx_ prototypes in include/shmemx.h" >&2; exit 1; }
+cat "$work/shmemx" >> "$work/decls"
+# The types of the type tables (and the 16-bit floating types of the stream
+# reductions), "TYPENAME<TAB>C TYPE", longest name first (longlong before
+# long).
+sed 's/R(X, /\nR(X, /g' "$src/include/shmpi_typetables.h" "$src/include/shmpi_stream.h" |
+    sed -n 's/.*R(X, \([a-z0-9]*\), \([^,]*\), .*/\1	\2/p' |
     sort -u | awk -F '\t' '{ print length($1) "\t" $0 }' | sort -rn | cut -f2- > "$work/types"
 # The C11 generic names.
 sed -n 's/^#define \(shmem_[a-z0-9_]*\)(\.\.\.).*/\1/p' "$src/include/shmpi_routines.h" |
@@ -128,15 +142,17 @@ function declaration(decl,    chapter, name) {
     if (name in seen) return
     seen[name] = 1; n++; order[n] = name; decl_of[name] = decl; chapter_of[name] = chapter
 }
-# The type name a routine name starts with (after shmem_ and ctx_), or "".
+# The type name a routine name starts with (after shmem_ or shmemx_, and
+# ctx_), or "".
 function typename_of(name,    base, t) {
-    if (name !~ /^shmem_/) return ""
-    base = substr(name, 7); sub(/^ctx_/, "", base)
+    if (name !~ /^shmemx?_/) return ""
+    base = name; sub(/^shmemx?_/, "", base); sub(/^ctx_/, "", base)
     for (t = 1; t <= ntypes; t++)
         if (index(base, tname[t] "_") == 1) return tname[t]
     return ""
 }
 function family(name,    base, op, rest, t) {
+    if (name ~ /^shmemx_/) return xfamily(name)
     if (name !~ /^shmem_/) return name
     base = substr(name, 7)
     if (base ~ /^ctx_/ && (("shmem_" substr(base, 5)) in seen)) base = substr(base, 5)
@@ -149,6 +165,27 @@ function family(name,    base, op, rest, t) {
     }
     sub(/_nbi$/, "", base); sub(/_nbi_/, "_", base)
     return "shmem_" base
+}
+# The family of an extension: shmemx_device_ordinal is on
+# shmemx_device_init(3), shmemx_device_unregister on
+# shmemx_device_register(3); a stream routine is on the page of its mem form
+# without _nbi (shmemx_int_get_nbi_on_stream, shmemx_get32_on_stream:
+# shmemx_getmem_on_stream; shmemx_put_signal64_on_stream:
+# shmemx_putmem_signal_on_stream), the barriers on shmemx_barrier_on_stream,
+# the reductions and reduce-scatters on shmemx_reduce_on_stream.
+function xfamily(name,    base, t) {
+    if (name == "shmemx_device_ordinal") return "shmemx_device_init"
+    if (name == "shmemx_device_unregister") return "shmemx_device_register"
+    if (name !~ /_on_stream$/) return name
+    base = substr(name, 8); sub(/_on_stream$/, "", base)
+    t = typename_of(name)
+    if (t != "") base = substr(base, length(t) + 2)
+    if (base ~ /_(reduce|reducescatter)$/) return "shmemx_reduce_on_stream"
+    sub(/_nbi$/, "", base); sub(/(8|16|32|64|128)$/, "", base); sub(/mem/, "", base)
+    if (base ~ /^(barrier_all|sync_all|team_sync)$/) base = "barrier"
+    if (base ~ /^(put|get|broadcast|fcollect|alltoall)$/) base = base "mem"
+    if (base == "put_signal") base = "putmem_signal"
+    return "shmemx_" base "_on_stream"
 }
 # The parameters of a declaration, in p[1..]; returns their number.
 function params(decl, p,    list, k, i) {
@@ -231,9 +268,9 @@ function synopsis(page, list, m,    i, name, t, key, nk, keys, k, j, decl, c, cl
         if (t != "") {
             key = name; sub("_" t "_", "_TYPENAME_", key)
             ktyped[key] = 1; kt[key, cls] = kt[key, cls] t " "
-        } else if (match(name, /^shmem_(ctx_)?(put|get|iput|iget|ibput|ibget|collect|fcollect|broadcast|alltoall|alltoalls)(8|16|32|64|128)(_|$)/)) {
+        } else if (match(name, /^shmemx?_(ctx_)?(put_signal|put|get|iput|iget|ibput|ibget|collect|fcollect|broadcast|alltoall|alltoalls)(8|16|32|64|128)(_|$)/)) {
             key = name; sub(/(8|16|32|64|128)/, "SIZE", key)
-            t = substr(name, RSTART, RLENGTH); sub(/^shmem_(ctx_)?[a-z]+/, "", t); sub(/_$/, "", t)
+            t = substr(name, RSTART, RLENGTH); sub(/^[a-z_]*[a-z]/, "", t); sub(/_$/, "", t)
             ksized[key] = 1; ks[key, cls] = ks[key, cls] t " "
         } else { key = name; kcls[key, cls] = 1 }
         if (!(key in kmember)) { keys[++nk] = key; kfirst[key] = name }
@@ -302,10 +339,10 @@ function generalize(key,    mem, nm, j, p, q, np, ret, r2, t, out) {
     nm = split(kmember[key], mem, / /) - 1
     if (nm < 2) { fail("cannot tell TYPE in the one typed form of " key); return decl_of[mem[1]] }
     t = typename_of(mem[1]); np = params(decl_of[mem[1]], p); params(decl_of[mem[2]], q)
-    ret = decl_of[mem[1]]; sub(/[ *]*shmem_[A-Za-z0-9_]*\(.*/, "", ret)
-    r2 = decl_of[mem[2]]; sub(/[ *]*shmem_[A-Za-z0-9_]*\(.*/, "", r2)
+    ret = decl_of[mem[1]]; sub(/[ *]*shmemx?_[A-Za-z0-9_]*\(.*/, "", ret)
+    r2 = decl_of[mem[2]]; sub(/[ *]*shmemx?_[A-Za-z0-9_]*\(.*/, "", r2)
     out = (ret != r2 ? replace_word(ret, ctype[t], "TYPE") : ret)
-    out = out (decl_of[mem[1]] ~ /\*shmem_/ ? " *" : " ") key "("
+    out = out (decl_of[mem[1]] ~ /\*shmemx?_/ ? " *" : " ") key "("
     for (j = 1; j <= np; j++) {
         if (p[j] != q[j]) p[j] = replace_word(p[j], ctype[t], "TYPE")
         out = out (j > 1 ? ", " : "") p[j]

@@ -17,6 +17,10 @@ typedef int CUdevice;
 typedef unsigned long long CUdeviceptr;
 typedef struct CUctx_st *CUcontext;
 typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef void (*CUhostFn)(void *data);
 #define SHMPI_CU_IPC_HANDLE_SIZE 64
 typedef struct {
     char reserved[SHMPI_CU_IPC_HANDLE_SIZE];
@@ -27,6 +31,15 @@ typedef struct {
 #define SHMPI_CU_MEMORYTYPE_DEVICE 2             /* CUmemorytype */
 #define SHMPI_CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS 1
 #define SHMPI_CU_STREAM_NON_BLOCKING 1
+#define SHMPI_CU_EVENT_DISABLE_TIMING 2
+/* CUdevice_attribute: 64-bit stream memory operations (CUDA 12 numbering),
+ * remote-write flush, stream atomic reduction (CUDA 13.1). */
+#define SHMPI_CU_ATTRIBUTE_STREAM_MEMOPS_64 122
+#define SHMPI_CU_ATTRIBUTE_FLUSH_REMOTE_WRITES 98
+#define SHMPI_CU_ATTRIBUTE_ATOMIC_REDUCTION 148
+/* cuStreamWaitValue64 flags (CUstreamWaitValue_flags). */
+#define SHMPI_CU_STREAM_WAIT_VALUE_GEQ 0
+#define SHMPI_CU_STREAM_WAIT_VALUE_EQ 1
 
 /* One member per entry point: X(member, "symbol", return, parameters). */
 #define SHMPI_CUDA_ENTRIES(X)                                                                 \
@@ -52,7 +65,30 @@ typedef struct {
     X(stream_destroy, "cuStreamDestroy_v2", (CUstream stream))                                \
     X(stream_synchronize, "cuStreamSynchronize", (CUstream stream))                           \
     X(pointer_get_attribute, "cuPointerGetAttribute",                                         \
-      (void *data, int attribute, CUdeviceptr ptr))
+      (void *data, int attribute, CUdeviceptr ptr))                                           \
+    X(device_get_attribute, "cuDeviceGetAttribute", (int *value, int attribute, CUdevice dev)) \
+    X(ctx_get_device, "cuCtxGetDevice", (CUdevice * device))                                  \
+    X(stream_get_ctx, "cuStreamGetCtx", (CUstream stream, CUcontext * ctx))                   \
+    X(stream_write_value64, "cuStreamWriteValue64_v2",                                        \
+      (CUstream stream, CUdeviceptr addr, unsigned long long value, unsigned flags))          \
+    X(stream_wait_value64, "cuStreamWaitValue64_v2",                                          \
+      (CUstream stream, CUdeviceptr addr, unsigned long long value, unsigned flags))          \
+    X(launch_host_func, "cuLaunchHostFunc", (CUstream stream, CUhostFn fn, void *data))       \
+    X(event_create, "cuEventCreate", (CUevent * event, unsigned flags))                       \
+    X(event_destroy, "cuEventDestroy_v2", (CUevent event))                                    \
+    X(event_record, "cuEventRecord", (CUevent event, CUstream stream))                        \
+    X(stream_wait_event, "cuStreamWaitEvent", (CUstream stream, CUevent event, unsigned flags)) \
+    X(mem_alloc_host, "cuMemAllocHost_v2", (void **ptr, size_t bytes))                        \
+    X(mem_free_host, "cuMemFreeHost", (void *ptr))                                            \
+    X(mem_get_address_range, "cuMemGetAddressRange_v2",                                       \
+      (CUdeviceptr * base, size_t *size, CUdeviceptr ptr))                                    \
+    X(module_load_data, "cuModuleLoadData", (CUmodule * module, const void *image))           \
+    X(module_get_function, "cuModuleGetFunction",                                             \
+      (CUfunction * function, CUmodule module, const char *name))                             \
+    X(launch_kernel, "cuLaunchKernel",                                                        \
+      (CUfunction f, unsigned grid_x, unsigned grid_y, unsigned grid_z, unsigned block_x,     \
+       unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream,            \
+       void **params, void **extra))
 
 struct shmpi_cuda {
 #define SHMPI_CUDA_MEMBER(MEMBER, SYMBOL, PARAMS) CUresult(*MEMBER) PARAMS;

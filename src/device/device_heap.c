@@ -9,6 +9,7 @@
 #include "heap_alloc.h"
 #include "progress.h"
 #include "shape.h"
+#include "stream.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,17 @@ static void make_current(const char *routine)
         shmpi_cuda_check(routine, "cuCtxSetCurrent", shmpi_cuda.ctx_set_current(device_ctx));
 }
 
+CUcontext shmpi_device_enter(const char *routine)
+{
+    make_current(routine);
+    return device_ctx;
+}
+
+CUstream shmpi_device_stream(void)
+{
+    return device_stream;
+}
+
 /* This PE's index among the PEs of its machine (the kernel table of
  * shape.c: pseudo-nodes and SHMPI_MPI_ONLY do not change it). */
 static int machine_index(void)
@@ -39,11 +51,11 @@ static int machine_index(void)
     return index;
 }
 
-static void choose_context(const char *routine)
+static void choose_context(const char *routine, int ordinal)
 {
     CUcontext current = NULL;
     shmpi_cuda_check(routine, "cuCtxGetCurrent", shmpi_cuda.ctx_get_current(&current));
-    if (current) { /* the program chose its GPU before shmem_init */
+    if (current && ordinal < 0) { /* the program chose its GPU before */
         device_ctx = current;
         return;
     }
@@ -54,9 +66,13 @@ static void choose_context(const char *routine)
                     "SHMPI_DEVICE_HEAP_SIZE asks for a device heap but the CUDA driver sees "
                     "no GPU (check CUDA_VISIBLE_DEVICES and nvidia-smi, or unset "
                     "SHMPI_DEVICE_HEAP_SIZE)");
+    if (ordinal >= count)
+        shmpi_abort(routine, "device %d is not a GPU of this machine (the driver sees %d)",
+                    ordinal, count);
     CUdevice device;
     shmpi_cuda_check(routine, "cuDeviceGet",
-                     shmpi_cuda.device_get(&device, machine_index() % count));
+                     shmpi_cuda.device_get(&device, ordinal >= 0 ? ordinal
+                                                               : machine_index() % count));
     shmpi_cuda_check(routine, "cuDevicePrimaryCtxRetain",
                      shmpi_cuda.primary_ctx_retain(&device_ctx, device));
     shmpi_cuda_check(routine, "cuCtxSetCurrent", shmpi_cuda.ctx_set_current(device_ctx));
@@ -69,13 +85,42 @@ static void refuse_if_held(const char *routine, const void *addr, size_t len)
         shmpi_device_refuse(routine, addr, "address");
 }
 
+/* What the stream routines can use (stream.c says what is missing when a
+ * routine needs it). */
+static void probe(const char *routine)
+{
+    CUdevice device;
+    shmpi_cuda_check(routine, "cuCtxGetDevice", shmpi_cuda.ctx_get_device(&device));
+    shmpi_device.ordinal = device;
+    int value;
+#define SHMPI_PROBE(FIELD, ATTRIBUTE)                                                         \
+    value = 0;                                                                                \
+    shmpi_device.FIELD = shmpi_cuda.device_get_attribute(&value, ATTRIBUTE, device) ==        \
+                             SHMPI_CUDA_SUCCESS &&                                            \
+                         value;
+    SHMPI_PROBE(stream_memops, SHMPI_CU_ATTRIBUTE_STREAM_MEMOPS_64)
+    SHMPI_PROBE(flush_remote_writes, SHMPI_CU_ATTRIBUTE_FLUSH_REMOTE_WRITES)
+    SHMPI_PROBE(atomic_reduction, SHMPI_CU_ATTRIBUTE_ATOMIC_REDUCTION)
+#undef SHMPI_PROBE
+    if (shmpi_g.env.debug && shmpi_g.my_pe == 0)
+        shmpi_warn(routine,
+                   "device heap on GPU %d: 64-bit stream memory operations %s, remote-write "
+                   "flush %s, stream atomic reduction %s",
+                   device, shmpi_device.stream_memops ? "yes" : "no",
+                   shmpi_device.flush_remote_writes ? "yes" : "no",
+                   shmpi_device.atomic_reduction ? "yes" : "no");
+}
+
 void shmpi_device_heap_init(void)
 {
-    const char *routine = "shmem_init";
     shmpi_on_not_symmetric(refuse_if_held);
-    size_t size = shmpi_g.env.device_heap_size;
-    if (size == 0)
-        return;
+    shmpi_device.ordinal = -1;
+    if (shmpi_g.env.device_heap_size)
+        shmpi_device_heap_start("shmem_init", -1, shmpi_g.env.device_heap_size);
+}
+
+void shmpi_device_heap_start(const char *routine, int ordinal, size_t size)
+{
     int n = shmpi_g.n_pes;
     if (shmpi_job_spans_nodes()) { /* every PE knows it alike: said once */
         char problem[320];
@@ -88,7 +133,8 @@ void shmpi_device_heap_init(void)
         shmpi_end_if_any(routine, problem);
     }
     shmpi_cuda_load(routine);
-    choose_context(routine);
+    choose_context(routine, ordinal);
+    probe(routine);
     shmpi_cuda_check(routine, "cuStreamCreate",
                      shmpi_cuda.stream_create(&device_stream, SHMPI_CU_STREAM_NON_BLOCKING));
     CUdeviceptr base = 0;
@@ -129,6 +175,14 @@ void shmpi_device_heap_init(void)
     shmpi_device.base = (char *)(uintptr_t)base;
     shmpi_device.size = size;
     atomic_store(&shmpi_device.pending, 0);
+    /* The first block, at the same offset everywhere, cleared above. */
+    size_t off;
+    if (shmpi_heap_alloc(&shmpi_device.alloc, (size_t)n * sizeof(uint64_t), 0, &off))
+        shmpi_abort(routine, "the device heap of %zu bytes cannot hold the %zu bytes of the "
+                    "stream barriers' words; raise SHMPI_DEVICE_HEAP_SIZE", size,
+                    (size_t)n * sizeof(uint64_t));
+    shmpi_device.sync_words = (uint64_t *)(void *)(shmpi_device.base + off);
+    shmpi_stream_init(routine);
 }
 
 void shmpi_device_heap_fini(void)
@@ -138,6 +192,9 @@ void shmpi_device_heap_fini(void)
         return;
     make_current(routine);
     shmpi_device_sync();
+    while (shmpi_device.ranges)
+        shmpi_device_unregister(routine, shmpi_device.ranges->base);
+    shmpi_stream_fini();
     for (int pe = 0; pe < shmpi_g.n_pes; pe++)
         if (pe != shmpi_g.my_pe && shmpi_device.peer[pe])
             shmpi_cuda_check(routine, "cuIpcCloseMemHandle",
@@ -151,6 +208,7 @@ void shmpi_device_heap_fini(void)
     shmpi_heap_destroy(&shmpi_device.alloc);
     free(shmpi_device.peer);
     memset(&shmpi_device, 0, sizeof shmpi_device);
+    shmpi_device.ordinal = -1;
 }
 
 /* ---- copies ------------------------------------------------------------------------ */
@@ -194,15 +252,26 @@ static void complete(const char *routine, enum shmpi_completion completion)
         atomic_store_explicit(&shmpi_device.pending, 1, memory_order_relaxed);
 }
 
-/* PE pe's copy of the device-heap range at `addr` (this PE's address). */
+char *shmpi_device_peer(const void *addr, size_t len, int pe)
+{
+    const char *at = addr;
+    if (shmpi_device_holds(addr, len))
+        return shmpi_device.peer[pe] ? shmpi_device.peer[pe] + (at - shmpi_device.base) : NULL;
+    for (struct shmpi_device_range *r = shmpi_device.ranges; r; r = r->next) {
+        uintptr_t off = (uintptr_t)at - (uintptr_t)r->base;
+        if (off < r->size && len <= r->size - off)
+            return r->peer[pe] ? r->peer[pe] + off : NULL;
+    }
+    return NULL;
+}
+
+/* PE pe's copy of the device range at `addr` (this PE's address). */
 static char *peer_address(const char *routine, const void *addr, size_t len, int pe)
 {
-    if (!shmpi_device_holds(addr, len))
+    char *peer = shmpi_device_peer(addr, len, pe);
+    if (!peer) /* on one machine every PE is mapped: the address is not symmetric */
         shmpi_symm_fail(routine, addr, len, pe);
-    char *peer = shmpi_device.peer[pe];
-    if (!peer) /* cannot happen on one machine: every PE of it is mapped */
-        shmpi_abort(routine, "the device heap of PE %d is not mapped on this PE", pe);
-    return peer + ((const char *)addr - shmpi_device.base);
+    return peer;
 }
 
 void shmpi_device_contiguous(const char *routine, struct shmpi_ctx *ctx, bool is_put,
@@ -239,9 +308,7 @@ void shmpi_device_strided(const char *routine, bool is_put, char *to_first, ptrd
 
 void *shmpi_device_ptr(const void *addr, int pe)
 {
-    if (!shmpi_device_holds(addr, 1) || !shmpi_device.peer[pe])
-        return NULL;
-    return shmpi_device.peer[pe] + ((const char *)addr - shmpi_device.base);
+    return shmpi_device_peer(addr, 1, pe);
 }
 
 void shmpi_device_refuse(const char *routine, const void *addr, const char *what)
@@ -315,4 +382,110 @@ void shmpi_device_free(const char *routine, void *ptr, void (*meet)(const char *
     same_everywhere(routine, "the device heap offset of ptr", off);
     meet(routine);
     shmpi_heap_free(&shmpi_device.alloc, off);
+}
+
+/* ---- registered device memory (shmemx_device_register) -------------------------------- */
+/* What each PE says of its range: the IPC handle of the allocation holding
+ * it, where the range starts in that allocation, and its size (0: not
+ * device memory). */
+struct range_card {
+    CUipcMemHandle handle;
+    unsigned long long offset, size;
+};
+
+int shmpi_device_register(const char *routine, void *ptr, size_t size)
+{
+    need_heap(routine);
+    make_current(routine);
+    int n = shmpi_g.n_pes, me = shmpi_g.my_pe;
+    struct range_card mine = {.size = 0}, *all = shmpi_xmalloc(routine, (size_t)n * sizeof *all);
+    CUdeviceptr alloc_base = 0;
+    size_t alloc_size = 0;
+    const char *problem = NULL;
+    if (!ptr || size == 0)
+        problem = "the range is empty";
+    else if (shmpi_device_peer(ptr, 1, me) || shmpi_device_peer((char *)ptr + size - 1, 1, me))
+        problem = "it overlaps the device heap or a registered range";
+    else if (shmpi_cuda.mem_get_address_range(&alloc_base, &alloc_size,
+                                              (CUdeviceptr)(uintptr_t)ptr) != SHMPI_CUDA_SUCCESS)
+        problem = "the CUDA driver does not know it as device memory (cudaMalloc)";
+    else if ((uintptr_t)ptr + size > alloc_base + alloc_size)
+        problem = "it runs past the end of its cudaMalloc allocation";
+    else if (shmpi_cuda.ipc_get_mem_handle(&mine.handle, alloc_base) != SHMPI_CUDA_SUCCESS)
+        problem = "the CUDA driver gives no IPC handle for it";
+    if (!problem) {
+        mine.offset = (uintptr_t)ptr - alloc_base;
+        mine.size = size;
+    }
+    MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE,
+                  shmpi_g.comm);
+    int refused = -1;
+    for (int pe = 0; pe < n && refused < 0; pe++)
+        if (all[pe].size != size)
+            refused = pe;
+    if (refused >= 0) {
+        if (problem)
+            shmpi_warn(routine, "cannot register %zu bytes at %p: %s", size, ptr, problem);
+        else if (me == 0 && all[refused].size)
+            shmpi_warn(routine, "PE %d registers %llu bytes, PE 0 %zu: the size must be the "
+                       "same on every PE", refused, all[refused].size, size);
+        free(all);
+        return -1;
+    }
+    struct shmpi_device_range *r = shmpi_xmalloc(routine, sizeof *r);
+    r->base = ptr;
+    r->size = size;
+    r->peer = shmpi_xmalloc(routine, (size_t)n * sizeof(char *));
+    for (int pe = 0; pe < n; pe++) {
+        r->peer[pe] = NULL;
+        if (pe == me) {
+            r->peer[pe] = ptr;
+        } else if (shmpi_shape.kernel_of[pe] == shmpi_shape.kernel_of[me]) {
+            CUdeviceptr mapped = 0;
+            shmpi_cuda_check(routine, "cuIpcOpenMemHandle",
+                             shmpi_cuda.ipc_open_mem_handle(
+                                 &mapped, all[pe].handle,
+                                 SHMPI_CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+            r->peer[pe] = (char *)(uintptr_t)mapped + all[pe].offset;
+        }
+    }
+    free(all);
+    r->next = shmpi_device.ranges;
+    shmpi_device.ranges = r;
+    return 0;
+}
+
+int shmpi_device_unregister(const char *routine, void *ptr)
+{
+    need_heap(routine);
+    struct shmpi_device_range **at = &shmpi_device.ranges;
+    while (*at && (*at)->base != ptr)
+        at = &(*at)->next;
+    struct shmpi_device_range *r = *at;
+    int known = r != NULL, everywhere = known;
+    MPI_Allreduce(&known, &everywhere, 1, MPI_INT, MPI_MIN, shmpi_g.comm);
+    if (!everywhere) {
+        if (!known)
+            shmpi_warn(routine, "%p starts no range registered with shmemx_device_register",
+                       ptr);
+        return -1;
+    }
+    make_current(routine);
+    shmpi_device_sync(); /* this PE's copies into peers' ranges are done */
+    for (int pe = 0; pe < shmpi_g.n_pes; pe++) {
+        if (pe == shmpi_g.my_pe || !r->peer[pe])
+            continue;
+        CUdeviceptr alloc_base = 0;
+        shmpi_cuda_check(routine, "cuMemGetAddressRange",
+                         shmpi_cuda.mem_get_address_range(&alloc_base, NULL,
+                                                          (CUdeviceptr)(uintptr_t)r->peer[pe]));
+        shmpi_cuda_check(routine, "cuIpcCloseMemHandle",
+                         shmpi_cuda.ipc_close_mem_handle(alloc_base));
+    }
+    /* No PE frees its memory before every peer has closed its mapping. */
+    shmpi_barrier_comm(shmpi_g.comm, NULL);
+    *at = r->next;
+    free(r->peer);
+    free(r);
+    return 0;
 }

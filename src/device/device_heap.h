@@ -19,6 +19,7 @@
 #define SHMPI_DEVICE_HEAP_H
 
 #include "shmpi.h"
+#include "cuda_driver.h"
 
 struct shmpi_device_heap {
     char *base;               /* this PE's device heap (a device address), or NULL */
@@ -26,6 +27,23 @@ struct shmpi_device_heap {
     char **peer;              /* [n_pes]: where PE pe's device heap is mapped here, or NULL */
     struct shmpi_heap alloc;  /* offsets, as for the host heap */
     atomic_int pending;       /* copies issued and not yet synchronized */
+    int ordinal;              /* the GPU's ordinal (cuCtxGetDevice), -1 without a heap */
+    /* What the driver offers the stream routines (probed at start-up). */
+    bool stream_memops;       /* 64-bit stream write/wait value */
+    bool flush_remote_writes;
+    bool atomic_reduction;    /* a stream atomic add (shmpi uses its own kernel) */
+    /* [n_pes] words at the start of the heap: word p is written by world PE p
+     * when it signals this PE in a barrier on a stream (stream.c). */
+    uint64_t *sync_words;
+    struct shmpi_device_range *ranges; /* registered device memory (shmemx_device_register) */
+};
+/* A registered range of device memory: this PE's [base, base + size) and
+ * where each PE's range of the same registration is mapped here. */
+struct shmpi_device_range {
+    char *base;
+    size_t size;
+    char **peer;              /* [n_pes], NULL where not mapped */
+    struct shmpi_device_range *next;
 };
 extern struct shmpi_device_heap shmpi_device;
 
@@ -44,6 +62,23 @@ static inline bool shmpi_device_holds(const void *addr, size_t len)
  * SHMPI_DEVICE_HEAP_SIZE. */
 void shmpi_device_heap_init(void);
 void shmpi_device_heap_fini(void);
+/* Starts the device heap (collective): on GPU `ordinal` (-1: the current
+ * context, else the PE's index on its machine modulo the GPUs), `size`
+ * bytes.  shmem_init does it with SHMPI_DEVICE_HEAP_SIZE; shmemx_device_init
+ * later. */
+void shmpi_device_heap_start(const char *routine, int ordinal, size_t size);
+/* shmemx_device_register / _unregister (collective): 0 or -1. */
+int shmpi_device_register(const char *routine, void *ptr, size_t size);
+int shmpi_device_unregister(const char *routine, void *ptr);
+
+/* Where PE pe's copy of the device range at `addr` (this PE's device-heap or
+ * registered address) is mapped here, or NULL if [addr, addr+len) is in
+ * neither or PE pe's is not mapped. */
+char *shmpi_device_peer(const void *addr, size_t len, int pe);
+/* The context the heap lives in, made current in the calling thread. */
+CUcontext shmpi_device_enter(const char *routine);
+/* The stream of the host routines' copies (completed at quiet). */
+CUstream shmpi_device_stream(void);
 
 /* A contiguous put or get whose remote range is in no host segment: the
  * device path if it is in the device heap, else the "not symmetric" error. */

@@ -100,6 +100,19 @@ void shmpi_teams_init(void)
     shmpi_wait_request(&req[1]);
     team_from_comm(&shmpi_g.team_world, world, NULL);
     team_from_comm(&shmpi_g.team_shared, shared, shmpi_comm_world_pes(shared));
+    /* SHMEMX_TEAM_NODE: the machine's PEs, which SHMPI_MPI_ONLY and
+     * pseudo-nodes take out of SHMEM_TEAM_SHARED. */
+    shmpi_g.team_node = &shmpi_g.team_shared;
+    if (!shmpi_job_shares_memory() || sh->pseudo_nodes) {
+        int leader = shmpi_g.my_pe; /* the machine's lowest world PE */
+        for (int pe = 0; pe < shmpi_g.my_pe && leader == shmpi_g.my_pe; pe++)
+            if (sh->kernel_of[pe] == sh->kernel_of[shmpi_g.my_pe])
+                leader = pe;
+        MPI_Comm machine;
+        MPI_Comm_split(shmpi_g.comm, leader, shmpi_g.my_pe, &machine);
+        team_from_comm(&shmpi_g.team_machine, machine, shmpi_comm_world_pes(machine));
+        shmpi_g.team_node = &shmpi_g.team_machine;
+    }
 }
 
 /* ---- handles ------------------------------------------------------------------------ */
@@ -107,6 +120,8 @@ struct shmpi_team *shmpi_team_lookup(const char *routine, shmem_team_t team)
 {
     if (team == SHMEM_TEAM_SHARED)
         return &shmpi_g.team_shared;
+    if (team == SHMEMX_TEAM_NODE)
+        return shmpi_g.team_node;
     if (team == SHMEM_TEAM_INVALID)
         shmpi_abort(routine, "team is SHMEM_TEAM_INVALID");
     if (SHMPI_UNLIKELY(!shmpi_handle_known(&team_pool, team)))
@@ -123,6 +138,8 @@ shmem_team_t shmpi_team_handle(struct shmpi_team *team)
         return SHMEM_TEAM_WORLD;
     if (team == &shmpi_g.team_shared)
         return SHMEM_TEAM_SHARED;
+    if (team == &shmpi_g.team_machine)
+        return SHMEMX_TEAM_NODE;
     return team;
 }
 
@@ -464,9 +481,11 @@ void shmpi_teams_fini(void)
         user_teams = team->next;
         team_free(team, false); /* in whatever order each PE has them */
     }
-    struct shmpi_team *predefined[] = {&shmpi_g.team_world, &shmpi_g.team_shared};
+    struct shmpi_team *predefined[] = {&shmpi_g.team_world, &shmpi_g.team_shared,
+                                       &shmpi_g.team_machine};
     for (size_t t = 0; t < sizeof(predefined) / sizeof(predefined[0]); t++)
-        shmpi_ctx_destroy_all(predefined[t]);
+        if (predefined[t]->magic == SHMPI_TEAM_MAGIC)
+            shmpi_ctx_destroy_all(predefined[t]);
     asets_fini();
     shmpi_team_comm_fini();
     team_shm_fini(&shmpi_g.team_world, false);
@@ -477,4 +496,13 @@ void shmpi_teams_fini(void)
     free(shmpi_g.team_shared.by_world);
     shmpi_g.team_shared.world_pe = NULL;
     shmpi_g.team_shared.by_world = NULL;
+    struct shmpi_team *machine = &shmpi_g.team_machine;
+    if (machine->magic == SHMPI_TEAM_MAGIC) {
+        team_shm_fini(machine, false);
+        MPI_Comm_free(&machine->comm);
+        free(machine->world_pe);
+        free(machine->by_world);
+        *machine = (struct shmpi_team){.magic = 0};
+    }
+    shmpi_g.team_node = NULL;
 }

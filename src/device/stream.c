@@ -1,0 +1,324 @@
+/*
+ * stream.c - operations on CUDA streams (stream.h, docs/device-heap.md,
+ * "Streams"): copies with cuMemcpyAsync through the peers' IPC mappings,
+ * signals with cuStreamWriteValue64 (or shmpi's atomic-add kernel), waits
+ * with cuStreamWaitValue64, all on the caller's stream.
+ */
+#include "shmpi.h"
+#include "cuda_driver.h"
+#include "device_heap.h"
+#include "stream.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Barrier counts: messages this PE sent to each world PE, and those it
+ * waited for from each (stream.h). */
+static uint64_t *sent, *awaited;
+
+/* ---- checks -------------------------------------------------------------------------- */
+void shmpi_stream_enter(const char *routine, CUstream stream, bool signals)
+{
+    shmpi_check_ready(routine);
+    if (SHMPI_UNLIKELY(!shmpi_device.size))
+        shmpi_abort(routine,
+                    "there is no device heap: call shmemx_device_init after shmem_init, or "
+                    "set SHMPI_DEVICE_HEAP_SIZE (e.g. 1g) before it");
+    CUcontext mine = shmpi_device_enter(routine), of_stream = NULL;
+    shmpi_cuda_check(routine, "cuStreamGetCtx", shmpi_cuda.stream_get_ctx(stream, &of_stream));
+    if (SHMPI_UNLIKELY(of_stream != mine))
+        shmpi_abort(routine,
+                    "stream %p belongs to another CUDA context than the device heap's (GPU "
+                    "%d): create it while that GPU's primary context is current",
+                    (void *)stream, shmpi_device.ordinal);
+    if (SHMPI_UNLIKELY(signals && !shmpi_device.stream_memops))
+        shmpi_abort(routine,
+                    "the CUDA driver offers no 64-bit stream memory operations on GPU %d "
+                    "(cuDeviceGetAttribute 122, CAN_USE_64_BIT_STREAM_MEM_OPS, is 0), which "
+                    "signals, waits and barriers on a stream need",
+                    shmpi_device.ordinal);
+}
+
+char *shmpi_stream_peer(const char *routine, const char *what, const void *addr, size_t len,
+                        int pe)
+{
+    if ((unsigned)pe >= (unsigned)shmpi_g.n_pes)
+        shmpi_pe_fail(routine, pe, shmpi_g.n_pes);
+    char *peer = shmpi_device_peer(addr, len ? len : 1, pe);
+    if (SHMPI_UNLIKELY(!peer))
+        shmpi_abort(routine,
+                    "%s %p (%zu bytes) is not in the device heap (shmemx_device_malloc) or a "
+                    "range registered with shmemx_device_register: operations on a stream "
+                    "reach symmetric device memory only",
+                    what, addr, len);
+    return peer;
+}
+
+void shmpi_stream_copy(const char *routine, void *to, const void *from, size_t len,
+                       CUstream stream)
+{
+    if (len)
+        shmpi_cuda_check(routine, "cuMemcpyAsync",
+                         shmpi_cuda.memcpy_async((CUdeviceptr)(uintptr_t)to,
+                                                 (CUdeviceptr)(uintptr_t)from, len, stream));
+}
+
+/* ---- RMA and signals ------------------------------------------------------------------ */
+void shmpi_stream_rma(const char *routine, bool is_put, void *dest, const void *source,
+                      size_t nelems, size_t elem_size, int pe, CUstream stream)
+{
+    size_t len = shmpi_bytes(routine, nelems, elem_size);
+    shmpi_stream_enter(routine, stream, false);
+    if (is_put)
+        shmpi_stream_copy(routine, shmpi_stream_peer(routine, "dest", dest, len, pe), source,
+                          len, stream);
+    else
+        shmpi_stream_copy(routine, dest, shmpi_stream_peer(routine, "source", source, len, pe),
+                          len, stream);
+}
+
+/* shmpi's kernel for SHMEM_SIGNAL_ADD, in PTX that the driver compiles for
+ * the GPU at first use: one thread adds `value` to the 64-bit word at `addr`
+ * (a peer's mapping) after a system-wide fence. */
+static const char signal_add_ptx[] =
+    ".version 6.0\n"
+    ".target sm_60\n"
+    ".address_size 64\n"
+    ".visible .entry shmpi_signal_add(.param .u64 addr, .param .u64 value)\n"
+    "{\n"
+    "    .reg .b64 %rd<3>;\n"
+    "    ld.param.u64 %rd1, [addr];\n"
+    "    ld.param.u64 %rd2, [value];\n"
+    "    membar.sys;\n"
+    "    red.add.u64 [%rd1], %rd2;\n"
+    "    membar.sys;\n"
+    "    ret;\n"
+    "}\n";
+static pthread_mutex_t kernel_lock = PTHREAD_MUTEX_INITIALIZER;
+static CUfunction signal_add;
+
+static CUfunction signal_add_kernel(const char *routine)
+{
+    pthread_mutex_lock(&kernel_lock);
+    CUresult result = SHMPI_CUDA_SUCCESS;
+    if (!signal_add) {
+        CUmodule module = NULL;
+        result = shmpi_cuda.module_load_data(&module, signal_add_ptx);
+        if (result == SHMPI_CUDA_SUCCESS)
+            result = shmpi_cuda.module_get_function(&signal_add, module, "shmpi_signal_add");
+    }
+    pthread_mutex_unlock(&kernel_lock);
+    if (result != SHMPI_CUDA_SUCCESS) {
+        const char *text = NULL;
+        shmpi_cuda.get_error_string(result, &text);
+        shmpi_abort(routine,
+                    "SHMEM_SIGNAL_ADD on a stream needs shmpi's atomic-add kernel, which the "
+                    "CUDA driver cannot load: %s (CUDA error %d); use SHMEM_SIGNAL_SET",
+                    text ? text : "unknown error", result);
+    }
+    return signal_add;
+}
+
+static void signal_word(const char *routine, char *word, uint64_t signal, int sig_op,
+                        CUstream stream)
+{
+    CUdeviceptr addr = (CUdeviceptr)(uintptr_t)word;
+    if (sig_op == SHMEM_SIGNAL_SET) {
+        shmpi_cuda_check(routine, "cuStreamWriteValue64",
+                         shmpi_cuda.stream_write_value64(stream, addr, signal, 0));
+    } else {
+        CUfunction add = signal_add_kernel(routine);
+        unsigned long long value = signal;
+        void *params[] = {&addr, &value};
+        shmpi_cuda_check(routine, "cuLaunchKernel",
+                         shmpi_cuda.launch_kernel(add, 1, 1, 1, 1, 1, 1, 0, stream, params,
+                                                  NULL));
+    }
+}
+
+static char *signal_peer(const char *routine, uint64_t *sig_addr, int sig_op, int pe)
+{
+    if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
+        shmpi_abort(routine, "sig_op %d is neither SHMEM_SIGNAL_SET (%d) nor SHMEM_SIGNAL_ADD "
+                    "(%d)", sig_op, SHMEM_SIGNAL_SET, SHMEM_SIGNAL_ADD);
+    if ((uintptr_t)sig_addr % sizeof(uint64_t))
+        shmpi_abort(routine, "sig_addr %p is not 8-byte aligned", (void *)sig_addr);
+    return shmpi_stream_peer(routine, "sig_addr", sig_addr, sizeof(uint64_t), pe);
+}
+
+void shmpi_stream_put_signal(const char *routine, void *dest, const void *source,
+                             size_t nelems, size_t elem_size, uint64_t *sig_addr,
+                             uint64_t signal, int sig_op, int pe, CUstream stream)
+{
+    size_t len = shmpi_bytes(routine, nelems, elem_size);
+    shmpi_stream_enter(routine, stream, true);
+    char *word = signal_peer(routine, sig_addr, sig_op, pe);
+    shmpi_stream_copy(routine, shmpi_stream_peer(routine, "dest", dest, len, pe), source, len,
+                      stream);
+    signal_word(routine, word, signal, sig_op, stream); /* after the data, in stream order */
+}
+
+void shmpi_stream_signal(const char *routine, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                         int pe, CUstream stream)
+{
+    shmpi_stream_enter(routine, stream, true);
+    signal_word(routine, signal_peer(routine, sig_addr, sig_op, pe), signal, sig_op, stream);
+}
+
+/* ---- waits and quiet ------------------------------------------------------------------ */
+static const char *cmp_name(int cmp)
+{
+    switch (cmp) {
+    case SHMEM_CMP_NE: return "SHMEM_CMP_NE";
+    case SHMEM_CMP_LT: return "SHMEM_CMP_LT";
+    case SHMEM_CMP_LE: return "SHMEM_CMP_LE";
+    default: return NULL;
+    }
+}
+
+void shmpi_stream_wait(const char *routine, uint64_t *sig_addr, int cmp, uint64_t cmp_value,
+                       CUstream stream)
+{
+    shmpi_stream_enter(routine, stream, true);
+    char *word = signal_peer(routine, sig_addr, SHMEM_SIGNAL_SET, shmpi_g.my_pe);
+    unsigned flags = SHMPI_CU_STREAM_WAIT_VALUE_GEQ;
+    uint64_t value = cmp_value;
+    if (cmp == SHMEM_CMP_EQ) {
+        flags = SHMPI_CU_STREAM_WAIT_VALUE_EQ;
+    } else if (cmp == SHMEM_CMP_GT) {
+        value = cmp_value + 1; /* the driver's GEQ is cyclic: GT is GEQ the next value */
+    } else if (cmp != SHMEM_CMP_GE) {
+        const char *name = cmp_name(cmp);
+        if (name)
+            shmpi_abort(routine,
+                        "cmp %s cannot be waited for on a stream: the driver's stream waits "
+                        "compare equal or greater-or-equal only; use SHMEM_CMP_EQ, "
+                        "SHMEM_CMP_GE or SHMEM_CMP_GT",
+                        name);
+        shmpi_abort(routine, "cmp %d is not a comparison (SHMEM_CMP_EQ, _NE, _GT, _LE, _LT, "
+                    "_GE)", cmp);
+    }
+    shmpi_cuda_check(routine, "cuStreamWaitValue64",
+                     shmpi_cuda.stream_wait_value64(stream, (CUdeviceptr)(uintptr_t)word,
+                                                    value, flags));
+}
+
+static CUevent host_copies; /* recorded on shmpi's own stream by quiet on a stream */
+
+void shmpi_stream_quiet(const char *routine, CUstream stream)
+{
+    shmpi_stream_enter(routine, stream, false);
+    /* The stream's own copies complete in its order; the host routines' nbi
+     * copies to the device heap run on shmpi's stream: wait for those. */
+    if (atomic_load_explicit(&shmpi_device.pending, memory_order_relaxed)) {
+        shmpi_cuda_check(routine, "cuEventRecord",
+                         shmpi_cuda.event_record(host_copies, shmpi_device_stream()));
+        shmpi_cuda_check(routine, "cuStreamWaitEvent",
+                         shmpi_cuda.stream_wait_event(stream, host_copies, 0));
+    }
+}
+
+/* ---- barrier messages ------------------------------------------------------------------ */
+void shmpi_stream_notify(const char *routine, int to, CUstream stream)
+{
+    char *word = shmpi_device_peer(&shmpi_device.sync_words[shmpi_g.my_pe], sizeof(uint64_t),
+                                   to);
+    if (!word) /* one machine: every PE is mapped */
+        shmpi_abort(routine, "the device heap of PE %d is not mapped here", to);
+    shmpi_cuda_check(routine, "cuStreamWriteValue64",
+                     shmpi_cuda.stream_write_value64(stream, (CUdeviceptr)(uintptr_t)word,
+                                                     ++sent[to], 0));
+}
+
+void shmpi_stream_await(const char *routine, int from, CUstream stream)
+{
+    shmpi_cuda_check(routine, "cuStreamWaitValue64",
+                     shmpi_cuda.stream_wait_value64(
+                         stream, (CUdeviceptr)(uintptr_t)&shmpi_device.sync_words[from],
+                         ++awaited[from], SHMPI_CU_STREAM_WAIT_VALUE_GEQ));
+}
+
+/* ---- pinned staging and host functions --------------------------------------------------- */
+struct staging {
+    struct staging *next;
+    size_t size;
+    atomic_bool busy;
+    char *data;
+};
+static struct staging *pool;
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void *shmpi_stream_staging(const char *routine, size_t size)
+{
+    pthread_mutex_lock(&pool_lock);
+    struct staging *s = pool;
+    while (s && (s->size < size || atomic_load(&s->busy)))
+        s = s->next;
+    if (!s) {
+        void *data = NULL;
+        CUresult result = shmpi_cuda.mem_alloc_host(&data, size ? size : 1);
+        s = result == SHMPI_CUDA_SUCCESS ? malloc(sizeof *s) : NULL;
+        if (!s) {
+            pthread_mutex_unlock(&pool_lock);
+            shmpi_cuda_check(routine, "cuMemAllocHost", result);
+            shmpi_abort(routine, "out of memory for a staging record");
+        }
+        s->size = size ? size : 1;
+        s->data = data;
+        s->next = pool;
+        pool = s;
+    }
+    atomic_store(&s->busy, true);
+    pthread_mutex_unlock(&pool_lock);
+    return s->data;
+}
+
+static void release(void *data)
+{
+    atomic_store((atomic_bool *)data, false);
+}
+
+void shmpi_stream_release(const char *routine, void *staging, CUstream stream)
+{
+    pthread_mutex_lock(&pool_lock);
+    struct staging *s = pool;
+    while (s && s->data != staging)
+        s = s->next;
+    pthread_mutex_unlock(&pool_lock);
+    if (s)
+        shmpi_stream_host_func(routine, release, &s->busy, stream);
+}
+
+void shmpi_stream_host_func(const char *routine, void (*fn)(void *data), void *data,
+                            CUstream stream)
+{
+    shmpi_cuda_check(routine, "cuLaunchHostFunc", shmpi_cuda.launch_host_func(stream, fn, data));
+}
+
+/* ---- start-up and finalize ------------------------------------------------------------------ */
+void shmpi_stream_init(const char *routine)
+{
+    sent = shmpi_xmalloc(routine, (size_t)shmpi_g.n_pes * sizeof *sent);
+    awaited = shmpi_xmalloc(routine, (size_t)shmpi_g.n_pes * sizeof *awaited);
+    memset(sent, 0, (size_t)shmpi_g.n_pes * sizeof *sent);
+    memset(awaited, 0, (size_t)shmpi_g.n_pes * sizeof *awaited);
+    shmpi_cuda_check(routine, "cuEventCreate",
+                     shmpi_cuda.event_create(&host_copies, SHMPI_CU_EVENT_DISABLE_TIMING));
+}
+
+void shmpi_stream_fini(void)
+{
+    free(sent);
+    free(awaited);
+    sent = awaited = NULL;
+    shmpi_cuda.event_destroy(host_copies);
+    host_copies = NULL;
+    while (pool) { /* the program synchronized its streams before shmem_finalize */
+        struct staging *s = pool;
+        pool = s->next;
+        shmpi_cuda.mem_free_host(s->data);
+        free(s);
+    }
+    signal_add = NULL; /* its module goes with the context */
+}
