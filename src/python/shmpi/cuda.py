@@ -1,0 +1,242 @@
+"""A little of the CUDA driver through ctypes, for programs without cuda.core, CuPy or Torch:
+streams (Stream), copies between host and device (to_host, from_host) and plain device
+memory (empty).  The driver is the library named by SHMPI_CUDA_LIBRARY (default
+libcuda.so.1), the one libshmpi loads, so both share one driver state (tests load
+tests/.libs/fake_cuda.so this way).  The calls need the device heap's context current in the
+calling thread: shmpi makes it current in the thread that starts the device heap
+(shmpi.core.init, or shmem_init with SHMPI_DEVICE_HEAP_SIZE set)."""
+import ctypes
+import os
+
+from ._interop import Array, ShmpiError, ShmpiInvalid, array_info, dtype_name, itemsize
+
+__all__ = ["Stream", "to_host", "from_host", "empty", "free", "driver", "check"]
+
+_driver = None
+
+
+def driver():
+    """The CUDA driver library (ctypes.CDLL), loaded on the first call."""
+    global _driver
+    if _driver is None:
+        name = os.environ.get("SHMPI_CUDA_LIBRARY") or "libcuda.so.1"
+        try:
+            lib = ctypes.CDLL(name)
+        except OSError as e:
+            raise ShmpiError("shmpi: cannot load the CUDA driver %r (SHMPI_CUDA_LIBRARY): %s"
+                             % (name, e)) from None
+        u, p, s = ctypes.c_uint, ctypes.c_void_p, ctypes.c_size_t
+        protos = {
+            "cuInit": [u],
+            "cuGetErrorString": [ctypes.c_int, ctypes.POINTER(ctypes.c_char_p)],
+            "cuStreamCreate": [ctypes.POINTER(p), u],
+            "cuStreamSynchronize": [p],
+            "cuStreamDestroy_v2": [p],
+            "cuStreamQuery": [p],
+            "cuMemcpy": [ctypes.c_uint64, ctypes.c_uint64, s],
+            "cuMemcpyDtoH_v2": [p, ctypes.c_uint64, s],
+            "cuMemcpyHtoD_v2": [ctypes.c_uint64, p, s],
+            "cuMemAlloc_v2": [ctypes.POINTER(ctypes.c_uint64), s],
+            "cuMemFree_v2": [ctypes.c_uint64],
+            "cuCtxGetCurrent": [ctypes.POINTER(p)],
+        }
+        for fname, args in protos.items():
+            f = getattr(lib, fname, None)
+            if f is not None:
+                f.restype = ctypes.c_int
+                f.argtypes = args
+        _driver = lib
+    return _driver
+
+
+def _has(name):
+    return getattr(driver(), name, None) is not None
+
+
+def check(status, what):
+    """Raises ShmpiError naming `what` and the driver's error when status is not 0."""
+    if status == 0:
+        return
+    text = ctypes.c_char_p()
+    known = _has("cuGetErrorString") and driver().cuGetErrorString(status, ctypes.byref(text)) == 0
+    msg = text.value.decode(errors="replace") if known and text.value else "unknown error"
+    hint = ""
+    if status in (3, 201):  # not initialized, invalid context
+        hint = ": no CUDA context is current in this thread (call shmpi.core.init first)"
+    raise ShmpiError("shmpi: %s failed: CUDA error %d (%s)%s" % (what, status, msg, hint))
+
+
+class Stream:
+    """A CUDA stream created through the driver (cuStreamCreate), or one wrapped by handle.
+
+    s = Stream(); ...; s.synchronize(); s.close().  It has __cuda_stream__ (so shmpi.core
+    and cuda.core take it), .handle and .ptr (ints), sync() as synchronize()'s alias, and
+    works as a context manager that closes it."""
+
+    def __init__(self, handle=None, non_blocking=False):
+        if handle is None:
+            h = ctypes.c_void_p()
+            check(driver().cuStreamCreate(ctypes.byref(h), 1 if non_blocking else 0),
+                  "cuStreamCreate")
+            self._handle, self._owned = h.value or 0, True
+        else:
+            self._handle, self._owned = int(handle), False
+
+    @property
+    def handle(self):
+        return self._handle
+
+    ptr = handle
+
+    def __cuda_stream__(self):
+        return (0, self._handle)
+
+    def __int__(self):
+        return self._handle
+
+    def synchronize(self):
+        """Waits until everything enqueued on the stream has run."""
+        check(driver().cuStreamSynchronize(self._handle), "cuStreamSynchronize")
+
+    sync = synchronize
+
+    def query(self):
+        """True if the stream has nothing left to run."""
+        status = driver().cuStreamQuery(self._handle)
+        if status == 600:  # CUDA_ERROR_NOT_READY
+            return False
+        check(status, "cuStreamQuery")
+        return True
+
+    def close(self):
+        """Destroys a stream this object created (after its work has run)."""
+        if self._owned and self._handle:
+            check(driver().cuStreamDestroy_v2(self._handle), "cuStreamDestroy_v2")
+        self._handle, self._owned = 0, False
+
+    destroy = close
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        return "shmpi.cuda.Stream(0x%x)" % self._handle
+
+
+def _copy_dtoh(host_ptr, dev_ptr, nbytes):
+    if nbytes == 0:
+        return
+    if _has("cuMemcpyDtoH_v2"):
+        check(driver().cuMemcpyDtoH_v2(host_ptr, dev_ptr, nbytes), "cuMemcpyDtoH_v2")
+    else:
+        check(driver().cuMemcpy(host_ptr, dev_ptr, nbytes), "cuMemcpy")
+
+
+def _copy_htod(dev_ptr, host_ptr, nbytes):
+    if nbytes == 0:
+        return
+    if _has("cuMemcpyHtoD_v2"):
+        check(driver().cuMemcpyHtoD_v2(dev_ptr, host_ptr, nbytes), "cuMemcpyHtoD_v2")
+    else:
+        check(driver().cuMemcpy(dev_ptr, host_ptr, nbytes), "cuMemcpy")
+
+
+def to_host(arr, stream=None):
+    """A host copy of a device array (any object shmpi.core takes): a numpy array of the
+    same shape and dtype when numpy is there (bfloat16 as uint16), else a bytearray.  The
+    copy is synchronous and ordered with nothing: synchronize the streams that write the
+    array first, or pass one as `stream` to synchronize it here."""
+    info = array_info(arr, "to_host")
+    if stream is not None:
+        from ._interop import stream_handle
+        check(driver().cuStreamSynchronize(stream_handle(stream)), "cuStreamSynchronize")
+    try:
+        import numpy
+    except ImportError:
+        numpy = None
+    if numpy is not None:
+        name = "uint16" if info.dtype == "bfloat16" else info.dtype
+        order = getattr(arr, "order", "C") if isinstance(arr, Array) else "C"
+        out = numpy.empty(info.shape, dtype=name, order=order)
+        _copy_dtoh(out.ctypes.data, info.ptr, info.nbytes)
+        return out
+    out = bytearray(info.nbytes)
+    if info.nbytes:
+        buf = (ctypes.c_char * info.nbytes).from_buffer(out)
+        _copy_dtoh(ctypes.addressof(buf), info.ptr, info.nbytes)
+    return out
+
+
+def from_host(arr, data, stream=None):
+    """Copies host data (a numpy array, bytes, bytearray, memoryview or list of numbers of
+    the array's dtype) into the device array `arr`, synchronously; returns arr."""
+    info = array_info(arr, "from_host")
+    if stream is not None:
+        from ._interop import stream_handle
+        check(driver().cuStreamSynchronize(stream_handle(stream)), "cuStreamSynchronize")
+    if isinstance(data, (list, tuple)) or (hasattr(data, "shape") and hasattr(data, "dtype")
+                                           and not isinstance(data, memoryview)):
+        try:
+            import numpy
+        except ImportError:
+            numpy = None
+        if numpy is not None:
+            name = "uint16" if info.dtype == "bfloat16" else info.dtype
+            data = numpy.ascontiguousarray(numpy.asarray(data, dtype=name))
+            view = memoryview(data).cast("B")
+        else:
+            import array as pyarray
+            codes = {"int8": "b", "uint8": "B", "bool": "B", "int16": "h", "uint16": "H",
+                     "int32": "i", "uint32": "I", "int64": "q", "uint64": "Q",
+                     "float32": "f", "float64": "d"}
+            if info.dtype not in codes:
+                raise ShmpiInvalid("shmpi: from_host of a list into %s needs numpy" % info.dtype)
+            view = memoryview(pyarray.array(codes[info.dtype], data)).cast("B")
+    else:
+        view = memoryview(data).cast("B")
+    if view.nbytes > info.nbytes:
+        raise ShmpiInvalid("shmpi: from_host: %d bytes do not fit the array's %d"
+                           % (view.nbytes, info.nbytes))
+    if view.nbytes:
+        if view.readonly:
+            view = memoryview(bytearray(view))
+        buf = (ctypes.c_char * view.nbytes).from_buffer(view)
+        _copy_htod(info.ptr, ctypes.addressof(buf), view.nbytes)
+    return arr
+
+
+class _DeviceMemory:
+    """cuMemAlloc memory, freed when the last array over it goes (or by free())."""
+
+    def __init__(self, nbytes):
+        p = ctypes.c_uint64()
+        check(driver().cuMemAlloc_v2(ctypes.byref(p), max(int(nbytes), 1)), "cuMemAlloc_v2")
+        self.ptr = p.value
+
+    def free(self):
+        if self.ptr:
+            ptr, self.ptr = self.ptr, 0
+            check(driver().cuMemFree_v2(ptr), "cuMemFree_v2")
+
+
+def empty(shape, dtype="float32", device_id=0):
+    """A new device array of plain device memory (cuMemAlloc; not symmetric: give it to
+    shmpi.core.register_external_array to make it so).  Free it with free(arr)."""
+    name = dtype_name(dtype)
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    n = 1
+    for d in shape:
+        n *= int(d)
+    mem = _DeviceMemory(n * itemsize(name))
+    return Array(mem.ptr, shape, name, device_id, owner=mem)
+
+
+def free(arr):
+    """Frees the memory of an array that empty() made."""
+    owner = getattr(arr, "_owner", None)
+    if not isinstance(owner, _DeviceMemory):
+        raise ShmpiInvalid("shmpi: free() takes arrays of shmpi.cuda.empty()")
+    owner.free()

@@ -1,0 +1,718 @@
+#!/usr/bin/env python3
+"""Tests of the Python package shmpi (src/python/shmpi), run by tests/gpu_python.test.
+
+    python3 run_gpu_python.py --unit         unit checks only: no MPI job, no library, no GPU
+    mpiexec -n N python3 run_gpu_python.py   unit checks, then every routine of shmpi.core
+                                             on N PEs against host (numpy) references
+
+The multi-PE part needs a CUDA driver: SHMPI_CUDA_LIBRARY (tests/.libs/fake_cuda.so),
+SHMPI_LIBRARY (the built libshmpi.so) and SHMPI_DEVICE_HEAP_SIZE.  With SHMPI_TEST_LATE=1
+it unsets SHMPI_DEVICE_HEAP_SIZE first, so that init() starts the device heap late
+(shmemx_device_init with heap_size=16m); with SHMPI_TEST_PREINIT=1 it loads the library and
+calls shmem_init itself first, as shmem4py would.  numpy is needed here (not by the package).
+
+PE 0 prints "ok   NAME" per check; a failure prints "FAIL NAME: ..." on the PE that saw it.
+The last line is "N passed, N failed": the checks of all PEs together.  Exit status 0 if
+nothing failed."""
+import ctypes
+import os
+import subprocess
+import sys
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(TOP, "src", "python"))
+
+import numpy as np  # noqa: E402
+
+import shmpi  # noqa: E402
+import shmpi.core as nvshmem  # noqa: E402
+from shmpi import _interop, _lib, cuda  # noqa: E402
+from shmpi._interop import ShmpiInvalid  # noqa: E402
+
+passed = 0
+failed = 0
+ME = 0
+
+
+def check(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+        if ME == 0:
+            print("ok   %s" % name, flush=True)
+    else:
+        failed += 1
+        print("FAIL %s%s%s" % ("PE %d: " % ME if ME else "", name,
+                               ": %s" % detail if detail else ""), flush=True)
+
+
+def raises(name, exc, fn, *args, must_say=None, **kw):
+    try:
+        fn(*args, **kw)
+    except exc as e:
+        msg = str(e)
+        check(name, must_say is None or all(w in msg for w in must_say),
+              "message %r lacks %r" % (msg, must_say))
+        return
+    except Exception as e:  # the wrong exception
+        check(name, False, "raised %s: %s" % (type(e).__name__, e))
+        return
+    check(name, False, "raised nothing")
+
+
+def group(fn):
+    """Runs one group of checks; an exception counts as one failure and is shown."""
+    try:
+        fn()
+    except Exception as e:
+        check(fn.__name__, False, "%s: %s\n%s" % (type(e).__name__, e, traceback.format_exc()))
+
+
+# ---- unit checks: no MPI, no library ---------------------------------------------------------
+def unit_dtypes():
+    from shmpi._interop import c_type, dtype_name, move_routine, reduce_routine
+    cases = [("int8", "int8"), (np.int16, "int16"), (np.dtype("<i4"), "int32"), ("int64", "int64"),
+             (np.uint8, "uint8"), ("uint16", "uint16"), ("<u4", "uint32"), (np.uint64, "uint64"),
+             (np.float16, "half"), ("bfloat16", "bfloat16"), ("torch.bfloat16", "bfloat16"),
+             (np.float32, "float"), ("float64", "double"), (np.complex64, "complexf"),
+             ("complex128", "complexd"), (bool, "uint8"), ("f", "float"), ("d", "double"),
+             ("B", "uint8"), ("int", "int64"), (float, "double"), ("e", "half")]
+    for given, ctype in cases:
+        got = c_type(dtype_name(given))
+        check("dtype %s -> %s" % (getattr(given, "__name__", given), ctype), got == ctype, got)
+    check("reduce float32 sum", reduce_routine("reduce", "float32", "sum")
+          == "shmemx_float_sum_reduce_on_stream")
+    check("reducescatter int32 xor", reduce_routine("reducescatter", "int32", "xor")
+          == "shmemx_int32_xor_reducescatter_on_stream")
+    check("reduce float16 max", reduce_routine("reduce", "float16", "MAX")
+          == "shmemx_half_max_reduce_on_stream")
+    check("reduce bool or", reduce_routine("reduce", "bool", "or")
+          == "shmemx_uint8_or_reduce_on_stream")
+    raises("reduce float32 and: refused", ShmpiInvalid, reduce_routine, "reduce", "float32", "and",
+           must_say=["float32", "and"])
+    raises("reduce complex64 max: refused", ShmpiInvalid, reduce_routine, "reduce", "complex64",
+           "max", must_say=["complex64"])
+    raises("reduce op avg: refused", ShmpiInvalid, reduce_routine, "reduce", "int32", "avg",
+           must_say=["avg"])
+    check("put int32 typed", move_routine("put", "int32") == ("shmemx_int32_put_on_stream", 4))
+    check("put float16 as bytes", move_routine("put", "float16") == ("shmemx_putmem_on_stream", 1))
+    check("broadcast float64 typed", move_routine("broadcast", "float64")
+          == ("shmemx_double_broadcast_on_stream", 8))
+    check("alltoall complex128 as bytes", move_routine("alltoall", "complex128")
+          == ("shmemx_alltoallmem_on_stream", 1))
+    check("put_signal bfloat16 as bytes", move_routine("put_signal", "bfloat16")
+          == ("shmemx_putmem_signal_on_stream", 1))
+    for bad in ("U5", "U4", np.dtype("O"), "M8[s]", ">i4", np.longdouble, "float128", "V3", "int128"):
+        raises("dtype %s refused, named" % bad, ShmpiInvalid, dtype_name, bad,
+               must_say=[str(getattr(bad, "__name__", bad))])
+
+
+class _CupyStream:
+    ptr = 0x1234
+
+
+class _TorchStream:
+    cuda_stream = 0x5678
+
+
+class _NumbaStream:
+    def __init__(self, v):
+        self.handle = ctypes.c_void_p(v)
+
+
+class _CoreStream:
+    def __cuda_stream__(self):
+        return (0, 0x9abc)
+
+
+class _BadStream:
+    def __cuda_stream__(self):
+        return "nonsense"
+
+
+def unit_streams():
+    h = _interop.stream_handle
+    check("stream None -> 0", h(None) == 0)
+    check("stream int", h(77) == 77)
+    check("stream __cuda_stream__", h(_CoreStream()) == 0x9abc)
+    check("stream .ptr (CuPy)", h(_CupyStream()) == 0x1234)
+    check("stream .cuda_stream (Torch)", h(_TorchStream()) == 0x5678)
+    check("stream .handle (Numba, ctypes)", h(_NumbaStream(0x42)) == 0x42)
+    check("stream .handle NULL", h(_NumbaStream(None)) == 0)
+    check("stream shmpi Stream(handle)", h(cuda.Stream(handle=12)) == 12)
+    check("Stream.__cuda_stream__", cuda.Stream(handle=13).__cuda_stream__() == (0, 13))
+    raises("stream negative refused", ShmpiInvalid, h, -1)
+    raises("stream bool refused", ShmpiInvalid, h, True)
+    raises("stream object refused", ShmpiInvalid, h, object(), must_say=["object"])
+    raises("stream bad __cuda_stream__ refused", ShmpiInvalid, h, _BadStream())
+
+
+class _Cai:
+    def __init__(self, ptr, shape, typestr, strides=None, version=3, dtype=None):
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": typestr, "data": (ptr, False),
+                                         "strides": strides, "version": version}
+        if dtype is not None:
+            self.dtype = dtype
+
+
+class _Buffer:  # cuda.core's Buffer: .handle and .size
+    handle = 0x7000
+    size = 96
+
+
+def unit_arrays():
+    info = _interop.array_info(_Cai(0xdead0, (3, 4), "<f4"))
+    check("CAI v3: ptr, bytes, dtype", (info.ptr, info.nbytes, info.dtype, info.shape)
+          == (0xdead0, 48, "float32", (3, 4)), vars(info) if hasattr(info, "__dict__") else "")
+    info = _interop.array_info(_Cai(0x1000, (5,), "<i8", version=2))
+    check("CAI v2 int64", (info.nbytes, info.dtype) == (40, "int64"))
+    info = _interop.array_info(_Cai(0x1000, (3, 4), "<f4", strides=(4, 12)))
+    check("CAI Fortran strides accepted", info.nbytes == 48)
+    raises("CAI strided refused", ShmpiInvalid, _interop.array_info,
+           _Cai(0x1000, (3, 4), "<f4", strides=(32, 4)), must_say=["contiguous"])
+    info = _interop.array_info(_Cai(0x1000, (4,), "<V2", dtype="bfloat16"))
+    check("CAI with dtype bfloat16", info.dtype == "bfloat16" and info.nbytes == 8)
+    raises("CAI dtype refused, named", ShmpiInvalid, _interop.array_info,
+           _Cai(0x1000, (4,), "<M8"), must_say=["<M8"])
+    host = np.arange(6, dtype=np.int32)
+    info = _interop.array_info(host)
+    check("DLPack (numpy): ptr, dtype, host device",
+          (info.ptr, info.dtype, info.shape, info.device_type) == (host.ctypes.data, "int32", (6,), 1))
+    info = _interop.array_info(np.zeros((2, 3), dtype=np.float16))
+    check("DLPack float16", (info.dtype, info.nbytes) == ("float16", 12))
+    raises("DLPack strided refused", ShmpiInvalid, _interop.array_info, host[::2],
+           must_say=["contiguous"])
+    info = _interop.array_info(_Buffer())
+    check("Buffer (.handle, .size) as bytes", (info.ptr, info.nbytes, info.dtype)
+          == (0x7000, 96, "uint8"))
+    raises("non-array refused", ShmpiInvalid, _interop.array_info, object(),
+           must_say=["__cuda_array_interface__", "__dlpack__"])
+
+
+def unit_own_array():
+    a = nvshmem.Array(0x10000, (2, 3), "float32", device_id=1)
+    cai = a.__cuda_array_interface__
+    check("Array CAI v3", cai["version"] == 3 and cai["data"] == (0x10000, False)
+          and cai["typestr"] == "<f4" and cai["shape"] == (2, 3) and cai["strides"] is None)
+    check("Array nbytes/size/ndim", (a.nbytes, a.size, a.ndim, len(a)) == (24, 6, 2, 2))
+    check("Array __dlpack_device__ (kDLCUDA, id)", a.__dlpack_device__() == (2, 1))
+    before = _interop.live_exports()
+    cap = a.__dlpack__()
+    ptr, shape, strides, name, dt, did = _interop.read_capsule(cap)
+    check("DLPack capsule: data, shape, dtype, device",
+          (ptr, shape, strides, name, dt, did) == (0x10000, (2, 3), None, "float32", 2, 1))
+    check("capsule alive until deleted", _interop.live_exports() == before + 1)
+    del cap
+    check("unconsumed capsule frees its tensor", _interop.live_exports() == before)
+    f = nvshmem.Array(0x10000, (2, 3), "int16", order="F")
+    check("Fortran Array strides", f.__cuda_array_interface__["strides"] == (2, 4)
+          and _interop.read_capsule(f.__dlpack__())[2] == (1, 2))
+    b = nvshmem.Array(0x20000, (4,), "bfloat16")
+    check("bfloat16 capsule code 4", _interop.read_capsule(b.__dlpack__())[3] == "bfloat16")
+    check("Array reshape/view", a.reshape(3, 2).shape == (3, 2) and a.view("uint8").shape == (24,)
+          and a.reshape(-1).shape == (6,))
+    # A consumer that renames the capsule and calls the deleter: numpy, on host memory.
+    host = np.arange(12, dtype=np.float64).reshape(3, 4)
+    h = nvshmem.Array(host.ctypes.data, (3, 4), "float64", device_type=1, owner=host)
+    view = np.from_dlpack(h)
+    check("numpy.from_dlpack of an Array", view.shape == (3, 4) and view.dtype == np.float64
+          and (view == host).all() and view.ctypes.data == host.ctypes.data)
+    check("consumer's deleter ran? (tensor alive while viewed)", _interop.live_exports() == before + 1)
+    del view
+    check("consumer's deleter frees the tensor", _interop.live_exports() == before)
+    raises("Array dtype refused, named", ShmpiInvalid, nvshmem.Array, 0, (1,), "object",
+           must_say=["object"])
+    raises("Array with copy=True refused", BufferError, a.__dlpack__, copy=True)
+
+
+def unit_errors():
+    raises("put before init refused", ShmpiInvalid, nvshmem.put, None, None, 0,
+           must_say=["init"])
+    raises("init uid refused", ShmpiInvalid, nvshmem.init, initializer_method="uid",
+           must_say=["mpi"])
+    raises("init device object refused", ShmpiInvalid, nvshmem.init, device=object())
+    from shmpi.core import _device_ordinal, _heap_bytes
+
+    class Dev:
+        device_id = 1
+    check("device .device_id", _device_ordinal(Dev()) == 1 and _device_ordinal(None) == -1)
+    check("heap sizes", _heap_bytes("16m") == 16 << 20 and _heap_bytes(4096) == 4096
+          and _heap_bytes("1g") == 1 << 30)
+    raises("heap size 12q refused", ShmpiInvalid, _heap_bytes, "12q")
+    check("enums", (nvshmem.Teams.TEAM_WORLD, nvshmem.Teams.TEAM_SHARED, nvshmem.Teams.TEAM_NODE)
+          == (1, 2, 3) and nvshmem.SignalOp.SIGNAL_ADD == 1 and nvshmem.ComparisonType.CMP_GE == 3)
+    check("nvshmem.core names", all(hasattr(nvshmem, n) for n in (
+        "init", "finalize", "my_pe", "n_pes", "team_my_pe", "team_n_pes", "array", "buffer",
+        "free_array", "free", "get_peer_array", "register_external_array", "put", "get",
+        "put_signal", "signal_op", "signal_wait", "quiet", "barrier", "sync", "reduce",
+        "reducescatter", "fcollect", "alltoall", "broadcast", "NvshmemError", "NvshmemInvalid")))
+    os.environ["SHMPI_LIBRARY_SAVED"] = os.environ.get("SHMPI_LIBRARY", "")
+    os.environ["SHMPI_LIBRARY"] = "/nonexistent/libshmpi.so"
+    check("SHMPI_LIBRARY is a candidate", "/nonexistent/libshmpi.so" in _lib.candidates())
+    saved = os.environ.pop("SHMPI_LIBRARY_SAVED")
+    if saved:
+        os.environ["SHMPI_LIBRARY"] = saved
+    else:
+        del os.environ["SHMPI_LIBRARY"]
+    code = ("import sys; sys.modules['numpy'] = None; sys.modules['cupy'] = None; "
+            "sys.modules['torch'] = None; sys.modules['numba'] = None; "
+            "sys.path.insert(0, %r); import shmpi.core as n; a = n.Array(1, (2,), 'int32'); "
+            "a.__dlpack__(); print('fine')" % os.path.join(TOP, "src", "python"))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    check("imports without numpy, CuPy, Torch, Numba", out.stdout.strip() == "fine", out.stderr)
+
+
+def unit():
+    for g in (unit_dtypes, unit_streams, unit_arrays, unit_own_array, unit_errors):
+        group(g)
+
+
+# ---- multi-PE checks ----------------------------------------------------------------------
+L = None
+N = 1
+RIGHT = LEFT = 0
+S = None
+WORLD = nvshmem.Teams.TEAM_WORLD
+
+
+def host_barrier():
+    L.shmem_barrier_all()
+
+
+def np_dtype(name):
+    return np.uint16 if name == "bfloat16" else np.dtype("bool" if name == "bool" else name)
+
+
+def values(name, pe, n, base=0):
+    """Deterministic values of PE pe, exact in every dtype (small integers)."""
+    k = np.arange(n) + base
+    if name == "bool":
+        return ((k + pe) % 2).astype(bool)
+    if name == "bfloat16":  # bfloat16 bits of small integers: the top half of float32
+        f = ((k + pe) % 8 + 1).astype(np.float32)
+        return (f.view(np.uint32) >> 16).astype(np.uint16)
+    if name.startswith("complex"):
+        return ((k + pe) % 5 + 1 + 1j * (pe % 3)).astype(name)
+    if name.startswith("uint") or name == "int8":
+        return ((k + 3 * pe) % 7 + 1).astype(name)
+    return ((k + 3 * pe) % 7 + 1).astype(name)
+
+
+def bf16_to_f32(bits):
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+def f32_to_bf16(f):
+    return (np.asarray(f, dtype=np.float32).view(np.uint32) >> 16).astype(np.uint16)
+
+
+def new(shape, name, fill=None):
+    a = nvshmem.array(shape, dtype=name)
+    if fill is not None:
+        nvshmem.from_host(a, fill)
+    return a
+
+
+def host(a):
+    return nvshmem.to_host(a)
+
+
+PRE = None  # the library as "another binding" (shmem4py) loaded and started it
+
+
+def mp_init():
+    global L, N, ME, RIGHT, LEFT, S, PRE
+    late = os.environ.get("SHMPI_TEST_LATE") == "1"
+    if os.environ.get("SHMPI_TEST_PREINIT") == "1":
+        # As shmem4py does: its own load of libshmpi and shmem_init, before shmpi.core;
+        # shmpi.core must find that library without SHMPI_LIBRARY and not start it again.
+        PRE = ctypes.CDLL(os.environ.pop("SHMPI_LIBRARY"), mode=ctypes.RTLD_GLOBAL)
+        PRE.shmem_init()
+    if late:
+        os.environ.pop("SHMPI_DEVICE_HEAP_SIZE", None)
+        nvshmem.init(initializer_method="mpi", heap_size="16m")
+    else:
+        nvshmem.init(device=None, mpi_comm=None, initializer_method="mpi")
+    L = _lib.load()
+    ME, N = nvshmem.my_pe(), nvshmem.n_pes()
+    if PRE is not None:
+        check("another binding's shmem_init: same library, not started again",
+              _lib.path() == _lib._mapped_libshmpi() and not nvshmem._state["we_started"],
+              "%s %s" % (_lib.path(), nvshmem._state))
+    RIGHT, LEFT = (ME + 1) % N, (ME - 1) % N
+    check("init (%s): device heap" % ("late, heap_size=16m" if late else "SHMPI_DEVICE_HEAP_SIZE"),
+          L.shmemx_device_heap_available() == 1 and nvshmem.device_ordinal() >= 0)
+    nvshmem.init(initializer_method="mpi")  # again: a no-op
+    check("init twice", nvshmem.init_status() == nvshmem.InitStatus.STATUS_IS_INITIALIZED)
+    if "PMI_RANK" in os.environ:
+        check("my_pe/n_pes = MPI rank/size", (ME, N) == (int(os.environ["PMI_RANK"]),
+                                                       int(os.environ["PMI_SIZE"])))
+    S = nvshmem.Stream()
+    check("Stream through the driver", S.handle != 0 and nvshmem.Stream.__name__ == "Stream")
+
+
+def mp_names():
+    missing = []
+    from shmpi._interop import DTYPES, move_routine, reduce_ops, reduce_routine
+    for name in DTYPES:
+        for op in reduce_ops(name):
+            for coll in ("reduce", "reducescatter"):
+                r = reduce_routine(coll, name, op)
+                if _lib.routine(r) is None:
+                    missing.append(r)
+        for kind in ("put", "get", "put_signal", "broadcast", "fcollect", "alltoall"):
+            r = move_routine(kind, name)[0]
+            if _lib.routine(r) is None:
+                missing.append(r)
+    check("every routine the dtypes choose is in the library", not missing, " ".join(missing[:8]))
+
+
+def mp_teams():
+    check("TEAM_WORLD", (nvshmem.team_my_pe(WORLD), nvshmem.team_n_pes(WORLD)) == (ME, N))
+    node = nvshmem.Teams.TEAM_NODE
+    check("TEAM_NODE (one machine: every PE)",
+          (nvshmem.team_my_pe(node), nvshmem.team_n_pes(node)) == (ME, N),
+          "%d of %d" % (nvshmem.team_my_pe(node), nvshmem.team_n_pes(node)))
+    shared = nvshmem.Teams.TEAM_SHARED
+    check("TEAM_SHARED", 1 <= nvshmem.team_n_pes(shared) <= N
+          and 0 <= nvshmem.team_my_pe(shared) < nvshmem.team_n_pes(shared))
+
+
+def mp_memory():
+    a = nvshmem.array((4, 2), dtype="float32")
+    check("array(): own Array without CuPy", isinstance(a, nvshmem.Array) and a.shape == (4, 2)
+          and a.dtype == "float32" and a.nbytes == 32
+          and a.__dlpack_device__() == (2, nvshmem.device_ordinal()))
+    nvshmem.from_host(a, np.full((4, 2), ME, np.float32))
+    check("from_host/to_host round trip", (host(a) == ME).all())
+    b = nvshmem.buffer(64)
+    check("buffer(): 64 bytes", b.nbytes == 64 and b.dtype == "uint8")
+    host_barrier()
+    for pe in range(N):
+        peer = nvshmem.get_peer_array(a, pe)
+        ok = peer.shape == a.shape and peer.dtype == a.dtype and (host(peer) == pe).all()
+        check("get_peer_array(a, %d) shows PE %d's values" % (pe, pe), ok)
+    check("get_peer_array(a, me) is a", nvshmem.get_peer_array(a, ME).ptr == a.ptr)
+    host_barrier()
+    nvshmem.free(b)
+    nvshmem.free_array(a)
+    raises("free_array twice refused", ShmpiInvalid, nvshmem.free_array, a, must_say=["freed"])
+    raises("array of an unsupported dtype, named", ShmpiInvalid, nvshmem.array, (2,), "U4",
+           must_say=["U4"])
+    raises("array of 0 bytes refused", ShmpiInvalid, nvshmem.buffer, 0)
+
+
+RMA_DTYPES = ("int8", "uint16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
+              "complex64", "bool")
+
+
+def mp_put_get():
+    for name in RMA_DTYPES:
+        n = 5
+        src = new((n,), name, values(name, ME, n))
+        dst = new((n,), name, np.zeros(n, np_dtype(name)))
+        host_barrier()
+        nvshmem.put(dst, src, RIGHT, stream=S)
+        S.synchronize()
+        host_barrier()
+        check("put %s to the right" % name, (host(dst) == values(name, LEFT, n)).all(),
+              "%r != %r" % (host(dst), values(name, LEFT, n)))
+        got = new((n,), name, np.zeros(n, np_dtype(name)))
+        nvshmem.get(got, src, RIGHT, stream=S)
+        S.synchronize()
+        check("get %s from the right" % name, (host(got) == values(name, RIGHT, n)).all())
+        host_barrier()
+        for x in (got, dst, src):
+            nvshmem.free_array(x)
+    # A host (numpy) source, and quiet on the stream.
+    dst = new((3,), "int64", np.zeros(3, np.int64))
+    host_barrier()
+    nvshmem.put(dst, np.array([ME, ME + 1, ME + 2], np.int64), RIGHT, stream=S)
+    nvshmem.quiet(S)
+    S.synchronize()
+    host_barrier()
+    check("put from host memory + quiet", (host(dst) == [LEFT, LEFT + 1, LEFT + 2]).all())
+    raises("put to PE n_pes refused", ShmpiInvalid, nvshmem.put, dst, dst, N, stream=S,
+           must_say=["remote_pe"])
+    host_barrier()
+    nvshmem.free_array(dst)
+
+
+def mp_signals():
+    n = 6
+    src = new((n,), "float32", values("float32", ME, n))
+    dst = new((n,), "float32", np.zeros(n, np.float32))
+    sig = new((1,), "uint64", np.zeros(1, np.uint64))
+    s2 = nvshmem.Stream()
+    host_barrier()
+    nvshmem.put_signal(dst, src, sig, ME + 1, nvshmem.SignalOp.SIGNAL_SET, RIGHT, stream=S)
+    nvshmem.signal_wait(sig, LEFT + 1, nvshmem.ComparisonType.CMP_EQ, stream=s2)
+    s2.synchronize()  # the signal came, so the data did
+    check("put_signal SET + signal_wait EQ: data before signal",
+          (host(dst) == values("float32", LEFT, n)).all() and host(sig)[0] == LEFT + 1)
+    S.synchronize()
+    host_barrier()
+    nvshmem.signal_op(sig, 5, nvshmem.SignalOp.SIGNAL_ADD, RIGHT, stream=S)
+    nvshmem.signal_wait(sig, LEFT + 5, nvshmem.ComparisonType.CMP_GT, stream=s2)
+    s2.synchronize()
+    check("signal_op ADD + signal_wait GT", host(sig)[0] == LEFT + 6, host(sig))
+    S.synchronize()
+    host_barrier()
+    nvshmem.signal_op(sig, 100, nvshmem.SignalOp.SIGNAL_SET, RIGHT, stream=S)
+    nvshmem.signal_wait(sig, 100, nvshmem.ComparisonType.CMP_GE, stream=s2)
+    s2.synchronize()
+    check("signal_op SET + signal_wait GE", host(sig)[0] == 100)
+    S.synchronize()
+    host_barrier()
+    raises("signal_wait CMP_NE refused before the C side", ShmpiInvalid, nvshmem.signal_wait,
+           sig, 0, nvshmem.ComparisonType.CMP_NE, stream=s2, must_say=["CMP_NE"])
+    small = new((1,), "uint32")
+    raises("a 4-byte signal refused", ShmpiInvalid, nvshmem.signal_op, small, 1,
+           nvshmem.SignalOp.SIGNAL_SET, RIGHT, stream=S, must_say=["8"])
+    raises("signal_op 7 refused", ShmpiInvalid, nvshmem.signal_op, sig, 1, 7, RIGHT, stream=S)
+    host_barrier()
+    s2.close()
+    for x in (small, sig, dst, src):
+        nvshmem.free_array(x)
+
+
+def mp_barriers():
+    old = os.environ.get("SHMPI_FAKE_CUDA_DELAY_US")
+    os.environ["SHMPI_FAKE_CUDA_DELAY_US"] = "3000"  # copies visibly late: a barrier must wait
+    try:
+        for label, fn in (("barrier(TEAM_WORLD)", lambda: nvshmem.barrier(WORLD, stream=S)),
+                          ("sync(TEAM_WORLD)", lambda: nvshmem.sync(WORLD, stream=S)),
+                          ("barrier_all", lambda: nvshmem.barrier_all(stream=S)),
+                          ("barrier(TEAM_NODE)",
+                           lambda: nvshmem.barrier(nvshmem.Teams.TEAM_NODE, stream=S))):
+            x = new((4,), "int32", np.zeros(4, np.int32))
+            mine = new((4,), "int32", np.full(4, ME + 10, np.int32))
+            seen = new((4,), "int32", np.zeros(4, np.int32))
+            host_barrier()
+            nvshmem.put(x, mine, RIGHT, stream=S)
+            nvshmem.quiet(S)
+            fn()
+            nvshmem.get(seen, x, ME, stream=S)  # after the barrier, on the stream
+            S.synchronize()
+            check("%s on a stream orders the left PE's put" % label,
+                  (host(seen) == LEFT + 10).all(), host(seen))
+            host_barrier()
+            for a in (seen, mine, x):
+                nvshmem.free_array(a)
+        nvshmem.sync_all(stream=S)
+        S.synchronize()
+        check("sync_all on a stream", True)
+    finally:
+        if old is None:
+            os.environ.pop("SHMPI_FAKE_CUDA_DELAY_US", None)
+        else:
+            os.environ["SHMPI_FAKE_CUDA_DELAY_US"] = old
+
+
+def team_members(team):
+    f = L.shmem_team_translate_pe
+    f.restype, f.argtypes = ctypes.c_int, [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
+    return [f(ctypes.c_void_p(int(team)), i, ctypes.c_void_p(int(WORLD)))
+            for i in range(nvshmem.team_n_pes(team))]
+
+
+def reference(op, name, blocks):
+    if name == "bfloat16":
+        return f32_to_bf16(reference(op, "float32", [bf16_to_f32(b) for b in blocks]))
+    acc = blocks[0].copy()
+    for b in blocks[1:]:
+        if op == "sum":
+            acc = acc + b
+        elif op == "prod":
+            acc = acc * b
+        elif op == "min":
+            acc = np.minimum(acc, b)
+        elif op == "max":
+            acc = np.maximum(acc, b)
+        elif op == "and":
+            acc = acc & b
+        elif op == "or":
+            acc = acc | b
+        elif op == "xor":
+            acc = acc ^ b
+    return acc.astype(blocks[0].dtype)
+
+
+def same(got, want, name):
+    if name.startswith(("float", "complex")):
+        return np.allclose(got, want, rtol=1e-2)
+    return (got == want).all()
+
+
+REDUCE_CASES = [("int8", ("sum", "prod", "min", "max", "and", "or", "xor")),
+                ("uint16", ("sum", "max", "xor")), ("int32", ("sum", "prod", "min", "and")),
+                ("int64", ("sum", "max", "or")), ("uint64", ("sum", "min", "and")),
+                ("float16", ("sum", "prod", "min", "max")), ("bfloat16", ("sum", "max")),
+                ("float32", ("sum", "prod", "min", "max")), ("float64", ("sum", "min")),
+                ("complex64", ("sum", "prod")), ("complex128", ("sum",)), ("bool", ("or", "and"))]
+
+
+def mp_reduce():
+    n = 7
+    for name, ops in REDUCE_CASES:
+        src = new((n,), name, values(name, ME, n))
+        dst = new((n,), name)
+        for op in ops:
+            nvshmem.reduce(WORLD, dst, src, op, stream=S)
+            S.synchronize()
+            want = reference(op, name, [values(name, pe, n) for pe in range(N)])
+            got = host(dst)
+            check("reduce %s %s" % (name, op), same(got, want, name), "%r != %r" % (got, want))
+        host_barrier()
+        nvshmem.free_array(dst)
+        nvshmem.free_array(src)
+    for team in (nvshmem.Teams.TEAM_NODE, nvshmem.Teams.TEAM_SHARED):
+        members = team_members(team)
+        src = new((3,), "int64", values("int64", ME, 3))
+        dst = new((3,), "int64")
+        nvshmem.reduce(team, dst, src, "sum", stream=S)
+        S.synchronize()
+        want = reference("sum", "int64", [values("int64", pe, 3) for pe in members])
+        check("reduce on %s %r" % (team.name, members), (host(dst) == want).all())
+        host_barrier()
+        nvshmem.free_array(dst)
+        nvshmem.free_array(src)
+    a = new((2,), "float32")
+    b = new((2,), "int32")
+    raises("reduce of different dtypes refused", ShmpiInvalid, nvshmem.reduce, WORLD, a, b, "sum",
+           stream=S, must_say=["float32", "int32"])
+    raises("reduce float32 xor refused", ShmpiInvalid, nvshmem.reduce, WORLD, a, a, "xor",
+           stream=S, must_say=["xor", "float32"])
+    host_barrier()
+    nvshmem.free_array(b)
+    nvshmem.free_array(a)
+
+
+def mp_reducescatter():
+    k = 3
+    for name, op in (("int32", "sum"), ("float32", "max"), ("uint8", "xor"), ("float16", "sum")):
+        src = new((k * N,), name, values(name, ME, k * N))
+        dst = new((k,), name)
+        nvshmem.reducescatter(WORLD, dst, src, op, stream=S)
+        S.synchronize()
+        full = reference(op, name, [values(name, pe, k * N) for pe in range(N)])
+        want = full[ME * k:(ME + 1) * k]
+        check("reducescatter %s %s" % (name, op), same(host(dst), want, name),
+              "%r != %r" % (host(dst), want))
+        host_barrier()
+        nvshmem.free_array(dst)
+        nvshmem.free_array(src)
+
+
+def mp_moves():
+    k = 3
+    for name in ("int32", "float64", "float16", "complex128", "bfloat16"):
+        src = new((k,), name, values(name, ME, k))
+        dst = new((k * N,), name)
+        nvshmem.fcollect(WORLD, dst, src, stream=S)
+        S.synchronize()
+        want = np.concatenate([values(name, pe, k) for pe in range(N)])
+        check("fcollect %s" % name, (host(dst) == want).all())
+        host_barrier()
+        nvshmem.free_array(dst)
+        nvshmem.free_array(src)
+
+        src = new((k * N,), name, np.concatenate([values(name, ME * N + j, k) for j in range(N)]))
+        dst = new((k * N,), name)
+        nvshmem.alltoall(WORLD, dst, src, stream=S)
+        S.synchronize()
+        want = np.concatenate([values(name, i * N + ME, k) for i in range(N)])
+        check("alltoall %s" % name, (host(dst) == want).all(), "%r != %r" % (host(dst), want))
+        host_barrier()
+        nvshmem.free_array(dst)
+        nvshmem.free_array(src)
+
+        for root in sorted({0, N - 1}):
+            src = new((k,), name, values(name, 50 + ME, k))
+            dst = new((k,), name, np.zeros(k, np_dtype(name)))
+            nvshmem.broadcast(WORLD, dst, src, root, stream=S)
+            S.synchronize()
+            check("broadcast %s from %d" % (name, root),
+                  (host(dst) == values(name, 50 + root, k)).all())
+            host_barrier()
+            nvshmem.free_array(dst)
+            nvshmem.free_array(src)
+    a = new((4,), "int32")
+    b = new((4 * N + 1,), "int32")
+    raises("fcollect with a small dst refused", ShmpiInvalid, nvshmem.fcollect, WORLD, a, a,
+           stream=S)
+    if N > 1:
+        raises("alltoall of an uneven src refused", ShmpiInvalid, nvshmem.alltoall, WORLD, b, b,
+               stream=S, must_say=["blocks"])
+    raises("broadcast from a root outside the team refused", ShmpiInvalid, nvshmem.broadcast,
+           WORLD, a, a, N, stream=S, must_say=["root"])
+    host_barrier()
+    nvshmem.free_array(b)
+    nvshmem.free_array(a)
+
+
+def mp_external():
+    ext = cuda.empty((8,), "int64")
+    cuda.from_host(ext, np.arange(8, dtype=np.int64) + 100 * ME)
+    check("register_external_array returns the array", nvshmem.register_external_array(ext) is ext)
+    host_barrier()
+    got = new((8,), "int64")
+    nvshmem.get(got, ext, RIGHT, stream=S)
+    S.synchronize()
+    check("get from a registered array", (host(got) == np.arange(8) + 100 * RIGHT).all(), host(got))
+    host_barrier()
+    nvshmem.put(ext, got, RIGHT, stream=S)  # the right PE's values, back to it
+    S.synchronize()
+    host_barrier()
+    check("put into a registered array", (host(ext) == np.arange(8) + 100 * ME).all(), host(ext))
+    peer = nvshmem.get_peer_array(ext, RIGHT)
+    check("get_peer_array of a registered array", (host(peer) == np.arange(8) + 100 * RIGHT).all())
+    host_barrier()
+    nvshmem.unregister_external_array(ext)
+    nvshmem.free_array(got)
+    cuda.free(ext)
+
+
+def mp_summary():
+    """Adds every PE's counts (shmem_int64_sum_reduce on the host heap)."""
+    buf = L.shmem_malloc(32)
+    counts = (ctypes.c_int64 * 4).from_address(buf)
+    counts[0], counts[1] = passed, failed
+    host_barrier()
+    L.shmem_int64_sum_reduce(ctypes.c_void_p(int(WORLD)), buf + 16, buf, 2)
+    total = counts[2], counts[3]
+    L.shmem_free(buf)
+    return total
+
+
+def main():
+    unit()
+    if "--unit" in sys.argv[1:]:
+        print("%d passed, %d failed" % (passed, failed), flush=True)
+        return 0 if failed == 0 else 1
+    group(mp_init)
+    if S is None:  # no start: nothing else can run
+        print("%d passed, %d failed" % (passed, failed), flush=True)
+        return 1
+    for g in (mp_names, mp_teams, mp_memory, mp_put_get, mp_signals, mp_barriers, mp_reduce,
+              mp_reducescatter, mp_moves, mp_external):
+        group(g)
+    S.close()
+    total_passed, total_failed = mp_summary()
+    nvshmem.finalize()
+    if PRE is not None:
+        flag = ctypes.c_int(0)
+        PRE.shmem_query_initialized(ctypes.byref(flag))
+        if flag.value != 1:
+            total_failed += 1
+            print("FAIL PE %d: finalize ended the other binding's OpenSHMEM" % ME, flush=True)
+        PRE.shmem_finalize()
+    if ME == 0:
+        print("%d passed, %d failed" % (total_passed, total_failed), flush=True)
+    return 0 if total_failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
