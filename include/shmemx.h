@@ -49,8 +49,9 @@ int shmemx_team_get_mpi_comm(shmem_team_t team, void *comm);
  * barrier).  shmem_ptr and shmem_team_ptr return the peer's device address,
  * which CUDA kernels may load and store.  Collectives on device-heap buffers
  * are staged through host memory (correct, not fast; strided alltoalls are
- * refused).  AMOs, signal and wait routines on device-heap addresses end the
- * job with one line. */
+ * refused).  Signals (put_signal, signal_add/set/fetch/wait_until) and
+ * single-variable wait_until and test work on device-heap words through
+ * the driver; AMOs and the _all/_any/_some waits end the job with one line. */
 int shmemx_device_heap_available(void);
 void *shmemx_device_malloc(size_t size);
 void *shmemx_device_calloc(size_t count, size_t size);

@@ -8,6 +8,7 @@
 #define SHMPI_DEFINES_p2p SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "amo.h"
 #include "device_heap.h"
+#include "stream.h"
 
 /* The awaited variables must not be in the device heap (a range compare),
  * and under SHMEM_DEBUG they must be symmetric (the spec requires remotely
@@ -47,12 +48,24 @@ static void check_ivars(const char *routine, const void *ivars, size_t nelems, s
         const struct wait_##N *w = state;                                                     \
         return compare_##N(w->ivar, w->cmp, w->value);                                        \
     }                                                                                         \
+    /* A variable in device memory: fetched through the driver at each look. */           \
+    static bool device_done_##N(const void *state)                                            \
+    {                                                                                         \
+        const struct wait_##N *w = state;                                                     \
+        T now;                                                                                \
+        shmpi_device_copy("shmem_" #N "_wait_until", &now, (const void *)w->ivar, sizeof now); \
+        return compare_##N(&now, w->cmp, w->value);                                           \
+    }                                                                                         \
     static void wait_until_##N(const char *routine, T *ivar, int cmp, T cmp_value)           \
     {                                                                                         \
         shmpi_check_ready(routine);                                                           \
         shmpi_check_cmp(routine, cmp);                                                        \
-        check_ivars(routine, ivar, 1, sizeof(T));                                             \
         struct wait_##N w = {ivar, cmp, cmp_value};                                           \
+        if (shmpi_device_word(ivar, sizeof(T))) {                                             \
+            shmpi_wait_until(routine, ivar, device_done_##N, &w);                             \
+            return;                                                                           \
+        }                                                                                     \
+        check_ivars(routine, ivar, 1, sizeof(T));                                             \
         shmpi_wait_until(routine, ivar, wait_done_##N, &w);                                   \
     }                                                                                         \
     void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value)                                \
@@ -63,6 +76,10 @@ static void check_ivars(const char *routine, const void *ivars, size_t nelems, s
     {                                                                                         \
         shmpi_check_ready(__func__);                                                          \
         shmpi_check_cmp(__func__, cmp);                                                       \
+        if (shmpi_device_word(ivar, sizeof(T))) {                                             \
+            struct wait_##N w = {ivar, cmp, cmp_value};                                       \
+            return device_done_##N(&w);                                                       \
+        }                                                                                     \
         check_ivars(__func__, ivar, 1, sizeof(T));                                            \
         if (compare_##N(ivar, cmp, cmp_value))                                                \
             return 1;                                                                         \

@@ -6,6 +6,7 @@
  */
 #define SHMPI_DEFINES_signal SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "amo.h"
+#include "stream.h"
 
 #define DEFINE_SIGNAL(NAME, T, ELEM)                                                          \
     void shmem_ctx_##NAME(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,           \
@@ -33,30 +34,52 @@ DEFINE_SIGNAL(putmem_signal_nbi, void, 1)
 
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
 {
+    if (shmpi_device_word(sig_addr, sizeof(uint64_t)))
+        return shmpi_device_word_fetch(__func__, sig_addr, shmpi_g.my_pe);
     uint64_t value;
     shmpi_amo(__func__, SHMEM_CTX_DEFAULT, SHMPI_AMO_FETCH, SHMPI_AMO_UINT64, (void *)sig_addr,
               NULL, NULL, &value, shmpi_g.my_pe);
     return value;
 }
 
+/* A signal routine on a word in device memory: done through the driver
+ * (true), or not such a word (false). */
+static bool device_signal(const char *routine, shmem_ctx_t ctx, uint64_t *sig_addr,
+                          uint64_t signal, int sig_op, int pe)
+{
+    if (!shmpi_device_word(sig_addr, sizeof(uint64_t)))
+        return false;
+    shmpi_device_word_signal(routine, sig_addr, signal, sig_op,
+                             shmpi_team_world_pe(routine, shmpi_ctx_of(routine, ctx)->team, pe));
+    return true;
+}
+
 void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
 {
+    if (device_signal(__func__, ctx, sig_addr, signal, SHMEM_SIGNAL_ADD, pe))
+        return;
     shmpi_amo(__func__, ctx, SHMPI_AMO_ADD, SHMPI_AMO_UINT64, sig_addr, &signal, NULL, NULL, pe);
 }
 
 void(shmem_signal_add)(uint64_t *sig_addr, uint64_t signal, int pe)
 {
+    if (device_signal(__func__, SHMEM_CTX_DEFAULT, sig_addr, signal, SHMEM_SIGNAL_ADD, pe))
+        return;
     shmpi_amo(__func__, SHMEM_CTX_DEFAULT, SHMPI_AMO_ADD, SHMPI_AMO_UINT64, sig_addr, &signal,
               NULL, NULL, pe);
 }
 
 void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
 {
+    if (device_signal(__func__, ctx, sig_addr, signal, SHMEM_SIGNAL_SET, pe))
+        return;
     shmpi_amo(__func__, ctx, SHMPI_AMO_SET, SHMPI_AMO_UINT64, sig_addr, &signal, NULL, NULL, pe);
 }
 
 void(shmem_signal_set)(uint64_t *sig_addr, uint64_t signal, int pe)
 {
+    if (device_signal(__func__, SHMEM_CTX_DEFAULT, sig_addr, signal, SHMEM_SIGNAL_SET, pe))
+        return;
     shmpi_amo(__func__, SHMEM_CTX_DEFAULT, SHMPI_AMO_SET, SHMPI_AMO_UINT64, sig_addr, &signal,
               NULL, NULL, pe);
 }
@@ -87,6 +110,8 @@ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value
 {
     shmpi_check_ready(__func__);
     shmpi_check_cmp(__func__, cmp);
+    if (shmpi_device_word(sig_addr, sizeof(uint64_t)))
+        return shmpi_device_word_wait(__func__, sig_addr, cmp, cmp_value);
     (void)shmpi_symm_target(__func__, sig_addr, sizeof(uint64_t), shmpi_g.my_pe);
     struct signal_wait w = {(const _Atomic uint64_t *)sig_addr, cmp, cmp_value, 0};
     shmpi_wait_until(__func__, sig_addr, signal_satisfied, &w);

@@ -71,14 +71,21 @@ void shmpi_device_heap_start(const char *routine, int ordinal, size_t size);
 int shmpi_device_register(const char *routine, void *ptr, size_t size);
 int shmpi_device_unregister(const char *routine, void *ptr);
 
-/* Where PE pe's copy of the device range at `addr` (this PE's device-heap or
- * registered address) is mapped here, or NULL if [addr, addr+len) is in
- * neither or PE pe's is not mapped. */
-char *shmpi_device_peer(const void *addr, size_t len, int pe);
 /* The context the heap lives in, made current in the calling thread. */
 CUcontext shmpi_device_enter(const char *routine);
 /* The stream of the host routines' copies (completed at quiet). */
 CUstream shmpi_device_stream(void);
+
+/* Where PE pe's copy of the device range at `addr` (this PE's device-heap or
+ * registered address) is mapped here, or NULL if [addr, addr+len) is in
+ * neither or PE pe's is not mapped. */
+char *shmpi_device_peer(const void *addr, size_t len, int pe);
+/* Whether [addr, addr+len) is in the device heap or a registered range:
+ * one load on the host paths without a device heap. */
+static inline bool shmpi_device_word(const void *addr, size_t len)
+{
+    return SHMPI_UNLIKELY(shmpi_device.size) && shmpi_device_peer(addr, len, shmpi_g.my_pe);
+}
 
 /* A contiguous put or get whose remote range is in no host segment: the
  * device path if it is in the device heap, else the "not symmetric" error. */

@@ -8,6 +8,7 @@
 #include "cuda_driver.h"
 #include "device_heap.h"
 #include "stream.h"
+#include "wait.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -177,11 +178,10 @@ static const char *cmp_name(int cmp)
     }
 }
 
-void shmpi_stream_wait(const char *routine, uint64_t *sig_addr, int cmp, uint64_t cmp_value,
-                       CUstream stream)
+/* A stream wait until `word` compares with cmp_value as `cmp` asks. */
+static void wait_word(const char *routine, const char *word, int cmp, uint64_t cmp_value,
+                      CUstream stream)
 {
-    shmpi_stream_enter(routine, stream, true);
-    char *word = signal_peer(routine, sig_addr, SHMEM_SIGNAL_SET, shmpi_g.my_pe);
     unsigned flags = SHMPI_CU_STREAM_WAIT_VALUE_GEQ;
     uint64_t value = cmp_value;
     if (cmp == SHMEM_CMP_EQ) {
@@ -202,6 +202,72 @@ void shmpi_stream_wait(const char *routine, uint64_t *sig_addr, int cmp, uint64_
     shmpi_cuda_check(routine, "cuStreamWaitValue64",
                      shmpi_cuda.stream_wait_value64(stream, (CUdeviceptr)(uintptr_t)word,
                                                     value, flags));
+}
+
+void shmpi_stream_wait(const char *routine, uint64_t *sig_addr, int cmp, uint64_t cmp_value,
+                       CUstream stream)
+{
+    shmpi_stream_enter(routine, stream, true);
+    wait_word(routine, signal_peer(routine, sig_addr, SHMEM_SIGNAL_SET, shmpi_g.my_pe), cmp,
+              cmp_value, stream);
+}
+
+/* ---- host routines on device words ------------------------------------------------------- */
+static CUstream enter_own(const char *routine, bool signals)
+{
+    CUstream own = shmpi_device_stream();
+    shmpi_stream_enter(routine, own, signals);
+    return own;
+}
+
+void shmpi_device_word_signal(const char *routine, uint64_t *sig_addr, uint64_t signal,
+                              int sig_op, int pe)
+{
+    CUstream own = enter_own(routine, true);
+    signal_word(routine, signal_peer(routine, sig_addr, sig_op, pe), signal, sig_op, own);
+    shmpi_device_sync();
+}
+
+uint64_t shmpi_device_word_fetch(const char *routine, const uint64_t *addr, int pe)
+{
+    CUstream own = enter_own(routine, false);
+    uint64_t value = 0;
+    shmpi_stream_copy(routine, &value,
+                      signal_peer(routine, (uint64_t *)addr, SHMEM_SIGNAL_SET, pe),
+                      sizeof value, own);
+    shmpi_device_sync();
+    return value;
+}
+
+struct word_wait {
+    const char *routine;
+    const uint64_t *addr;
+    int cmp;
+    uint64_t value, seen;
+};
+
+static bool word_compares(const void *state)
+{
+    struct word_wait *w = (struct word_wait *)state;
+    uint64_t now = w->seen = shmpi_device_word_fetch(w->routine, w->addr, shmpi_g.my_pe);
+    switch (w->cmp) {
+    case SHMEM_CMP_EQ: return now == w->value;
+    case SHMEM_CMP_NE: return now != w->value;
+    case SHMEM_CMP_GT: return now > w->value;
+    case SHMEM_CMP_GE: return now >= w->value;
+    case SHMEM_CMP_LT: return now < w->value;
+    default: return now <= w->value;
+    }
+}
+
+uint64_t shmpi_device_word_wait(const char *routine, const uint64_t *addr, int cmp,
+                                uint64_t cmp_value)
+{
+    /* The host waits as every wait does (serving, yielding), fetching the
+     * word through the driver at each look. */
+    struct word_wait w = {routine, addr, cmp, cmp_value, 0};
+    shmpi_wait_until(routine, addr, word_compares, &w);
+    return w.seen;
 }
 
 static CUevent host_copies; /* recorded on shmpi's own stream by quiet on a stream */

@@ -50,6 +50,17 @@ void shmpi_stream_release(const char *routine, void *staging, CUstream stream);
 void shmpi_stream_host_func(const char *routine, void (*fn)(void *data), void *data,
                             CUstream stream);
 
+/* Host routines on words in the device heap (or a registered range),
+ * through shmpi's own stream, complete when they return: a signal (SET or
+ * ADD) to PE pe's word; a fetch of it; a wait until this PE's word
+ * compares (any comparison: the host fetches it at each look, serving as
+ * every wait does), which returns the word's value then. */
+void shmpi_device_word_signal(const char *routine, uint64_t *sig_addr, uint64_t signal,
+                              int sig_op, int pe);
+uint64_t shmpi_device_word_fetch(const char *routine, const uint64_t *addr, int pe);
+uint64_t shmpi_device_word_wait(const char *routine, const uint64_t *addr, int cmp,
+                                uint64_t cmp_value);
+
 /* Start-up and finalize of the counts and of shmpi's kernel (device_heap.c
  * calls them). */
 void shmpi_stream_init(const char *routine);

@@ -99,7 +99,7 @@ static void misuse(const char *what, long *dev, int right)
     if (!strcmp(what, "amo"))
         shmem_long_atomic_add(dev, 1, right);
     else if (!strcmp(what, "wait"))
-        shmem_long_wait_until(dev, SHMEM_CMP_EQ, 1);
+        shmem_long_wait_until_all(dev, 2, NULL, SHMEM_CMP_EQ, 1); /* single waits work */
     else if (!strcmp(what, "coll"))
         shmem_long_alltoalls(SHMEM_TEAM_WORLD, dev, dev + 32, 2, 2, 1);
     else if (!strcmp(what, "strided-local"))

@@ -99,6 +99,13 @@ static long value(int pe, int k, int i)
     return (long)pe * 100000 + k * 100 + i + 1;
 }
 
+/* Whether the fake driver delays its copies (the timing checks need it). */
+static int delay_on(void)
+{
+    const char *delay = getenv("SHMPI_FAKE_CUDA_DELAY_US");
+    return fake_pending && delay && atoi(delay) >= DELAY_US;
+}
+
 /* ---- RMA: enqueue returns before the copies run; the barrier orders them ---------------- */
 static void test_rma(shmemx_stream_t s)
 {
@@ -113,7 +120,7 @@ static void test_rma(shmemx_stream_t s)
     for (int k = 0; k < K; k++)
         shmemx_long_put_on_stream(dev + k * N, src[k], N, right, s);
     double enqueue = now() - t0;
-    if (fake_pending) {
+    if (delay_on()) {
         CHECK(fake_pending(s) > 0, "the puts ran before the host got control back");
         CHECK(enqueue < K * DELAY_US * 1e-6 / 4, "%d puts took %.1f ms to enqueue (%d ms of "
               "copies): the host waited for them", K, enqueue * 1e3, K * DELAY_US / 1000);
@@ -126,6 +133,7 @@ static void test_rma(shmemx_stream_t s)
         for (int i = 0; i < N; i++)
             CHECK(got[k * N + i] == value(left, k, i), "put block %d element %d is %ld, want "
                   "%ld", k, i, got[k * N + i], value(left, k, i));
+    shmem_barrier_all(); /* every PE has checked before the gets and the next puts */
     /* get: the right neighbour's blocks (the values of this PE), nbi form too */
     for (int k = 0; k < K; k++)
         (k % 2 ? shmemx_long_get_nbi_on_stream : shmemx_long_get_on_stream)(back[k], dev + k * N,
@@ -136,6 +144,7 @@ static void test_rma(shmemx_stream_t s)
         for (int i = 0; i < N; i++)
             CHECK(back[k][i] == value(me, k, i), "get block %d element %d is %ld", k, i,
                   back[k][i]);
+    shmem_barrier_all(); /* every get is done before the put below overwrites */
     /* sized forms */
     long one = value(me, 99, 0);
     shmemx_put64_on_stream(dev, &one, 1, right, s);
@@ -166,7 +175,7 @@ static void test_signals(shmemx_stream_t s)
             long marker = 4242, seen;
             shmemx_signal_wait_until_on_stream(sig, SHMEM_CMP_EQ, 7, s);
             shmemx_long_put_on_stream(mark, &marker, 1, 0, s); /* to itself, after the wait */
-            if (fake_pending) { /* the host is free, the stream is held */
+            if (fake_pending && delay_on()) { /* the host is free, the stream is held */
                 usleep(20000);
                 to_host(&seen, mark, sizeof seen);
                 CHECK(seen == 0 && fake_pending(s) > 0, "the copy after the wait ran before "
@@ -211,6 +220,26 @@ static void test_signals(shmemx_stream_t s)
               (unsigned long long)want);
     }
     sync_stream(s);
+    shmem_barrier_all();
+    /* the host routines on device words: put_signal, signal_add/set, signal_fetch,
+     * signal_wait_until and wait_until/test, through the driver */
+    uint64_t base = shmem_signal_fetch(sig);
+    shmem_barrier_all();
+    shmem_putmem_signal(data, src, 8, sig, 1, SHMEM_SIGNAL_ADD, 0);
+    shmem_signal_add(sig, 2, 0);
+    if (me == 0) {
+        uint64_t seen = shmem_signal_wait_until(sig, SHMEM_CMP_GE, base + 3 * (uint64_t)npes);
+        CHECK(seen == base + 3 * (uint64_t)npes && shmem_signal_fetch(sig) == seen,
+              "host signals on a device word: %llu, want %llu", (unsigned long long)seen,
+              (unsigned long long)(base + 3 * (uint64_t)npes));
+        shmem_uint64_wait_until(sig, SHMEM_CMP_NE, base);
+        CHECK(shmem_uint64_test(sig, SHMEM_CMP_EQ, seen) == 1 &&
+                  shmem_uint64_test(sig, SHMEM_CMP_LT, seen) == 0,
+              "shmem_uint64_test on a device word");
+    }
+    shmem_barrier_all();
+    shmem_signal_set(sig + 1, 5, (me + 1) % npes);
+    shmem_uint64_wait_until(sig + 1, SHMEM_CMP_EQ, 5);
     shmem_barrier_all();
     shmemx_device_free(mark);
     shmemx_device_free(data);
