@@ -1,20 +1,37 @@
 #!/usr/bin/env bash
-# gpu-run.sh - the device heap (docs/device-heap.md) on a real NVIDIA GPU: the
-# device-heap tests on the CUDA driver at 2 and 4 PEs sharing the GPU (default
-# and SHMPI_PSEUDO_NODE_SIZE=2), the example examples/device_ring.cu (built there
-# with nvcc), and bench_device: device-heap put and get at 8 B, 64 KiB, 1 MiB and
-# 64 MiB against raw cuMemcpyAsync through the same IPC mapping, in the same run.
+# gpu-run.sh - the device heap and the operations on CUDA streams
+# (docs/device-heap.md) on a real NVIDIA GPU, in this order:
+#   1. stream_probe: do the driver's stream waits (cuStreamWaitValue64) progress
+#      when another process writes the word through CUDA IPC, how fast is a
+#      stream ping-pong, is data written before the signal seen after the wait
+#      (20 s at most);
+#   2. the device-heap tests at 2 and 4 PEs sharing the GPU (default and
+#      SHMPI_PSEUDO_NODE_SIZE=2), the AMO refusal, examples/device_ring.cu (nvcc);
+#   3. the stream tests tests/spmd/device_stream at 2 and 4 PEs, with
+#      SHMPI_PSEUDO_NODE_SIZE=2 and the late start (shmemx_device_init);
+#   4. the Python package (src/python/shmpi): tests/python/run_gpu_python.py and
+#      examples/nvshmem4py_flows.py, when they were in the tree at pack time;
+#   5. bench_stream (stream RMA, ping-pong, barrier, collectives against the raw
+#      driver calls and the host collectives) at 2 and 4 PEs, bench_device
+#      (device-heap put/get against raw cuMemcpyAsync), and
+#      bench_nvshmem4py.py (NVSHMEM's own stream routines, where it runs).
 # The machine is the 16-core one with an H100 of ../shared/manycore/README.md.
 #
 # Two steps:
 #   here (Debian 12, root):  bash benchmarks/gpu-run.sh --pack
-#       installs shmpi into /opt/b/shmpi against Debian's MPICH, builds the test and
-#       the benchmark with its oshcc, and packs them with MPICH's runtime into
+#       installs shmpi into /opt/b/shmpi against Debian's MPICH, builds the tests,
+#       the probe and the benchmarks with its oshcc (and the fake driver of
+#       tests/fake_cuda.c), and packs them with MPICH's runtime into
 #       manycore/gpu-pack.tar.xz (../shared/manycore/pack.sh), with manycore/env.sh.
-#   there, from the project root, carrying manycore/ (about 3 minutes):
+#   there, from the project root, carrying manycore/ (about 3 to 5 minutes; every
+#   step has a time limit and the whole run stops starting steps after
+#   SHMPI_GPU_RUN_BUDGET seconds, default 330):
 #       bash benchmarks/gpu-run.sh manycore/gpu-pack.tar.xz
 #       prints everything and writes it to $OUT/gpu-run.txt ($OUT or /tmp); the
 #       last line is "gpu-run: N passed, N failed".
+#   SHMPI_GPU_RUN_FAKE=1 runs the second step without a GPU (here): the packed fake
+#       driver (tests/fake_cuda.c) stands in for libcuda.so.1 (times mean nothing),
+#       nvidia-smi and nvcc are skipped; SHMPI_GPU_RUN_FAKE=PATH names another fake.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -25,17 +42,43 @@ if [ "${1:-}" = --pack ]; then
     rm -rf "$build" && mkdir -p "$build/extra"
     if [ ! -x "$top/configure" ]; then (cd "$top" && sh autogen.sh >/dev/null); fi
     (cd "$build" && "$top/configure" --prefix=/opt/b/shmpi MPICC=/usr/bin/mpicc.mpich \
-        MPICXX=/usr/bin/mpicxx.mpich >/dev/null && make -j2 install >/dev/null)
+        MPICXX=/usr/bin/mpicxx.mpich >/dev/null && make -j2 install >/dev/null &&
+        make tests/fake_cuda.la >/dev/null)
     oshcc=/opt/b/shmpi/bin/oshcc
-    "$oshcc" -O2 -I"$top/tests/spmd" "$top/tests/spmd/device_heap.c" -o "$build/extra/device_heap" -ldl
-    "$oshcc" -O2 "$top/benchmarks/bench_device.c" -o "$build/extra/bench_device" -ldl
-    cp "$top/examples/device_ring.cu" "$build/extra/"
+    x=$build/extra
+    files=()
+    for t in device_heap device_stream; do
+        if [ -f "$top/tests/spmd/$t.c" ]; then
+            "$oshcc" -O2 -I"$top/tests/spmd" "$top/tests/spmd/$t.c" -o "$x/$t" -ldl
+            files+=("$x/$t")
+        else
+            echo "gpu-run: no tests/spmd/$t.c in the tree: not packed"
+        fi
+    done
+    for b in bench_device bench_stream stream_probe; do
+        "$oshcc" -O2 "$top/benchmarks/$b.c" -o "$x/$b" -ldl
+        files+=("$x/$b")
+    done
+    cp "$build/tests/.libs/fake_cuda.so" "$x/" # for SHMPI_GPU_RUN_FAKE=1
+    cp "$top/examples/device_ring.cu" "$top/benchmarks/bench_nvshmem4py.py" "$x/"
+    files+=("$x/fake_cuda.so" "$x/device_ring.cu" "$x/bench_nvshmem4py.py")
+    # The Python package and its runner and example, as they are in the tree now.
+    if [ -f "$top/src/python/shmpi/__init__.py" ]; then
+        mkdir -p "$x/python/shmpi"
+        cp "$top"/src/python/shmpi/*.py "$x/python/shmpi/"
+        rm -f "$x/python/shmpi/_paths.py" # the library comes from SHMPI_LIBRARY there
+        for f in tests/python/run_gpu_python.py examples/nvshmem4py_flows.py; do
+            if [ -f "$top/$f" ]; then cp "$top/$f" "$x/python/"; else echo "gpu-run: no $f in the tree: not packed"; fi
+        done
+        files+=("$x/python")
+    else
+        echo "gpu-run: no src/python/shmpi in the tree: the Python steps will be skipped"
+    fi
     mkdir -p "$top/manycore"
     cp "$shared/manycore/env.sh" "$top/manycore/"
     grep -qx /manycore/ "$top/.git/info/exclude" 2>/dev/null ||
         echo /manycore/ >>"$top/.git/info/exclude" 2>/dev/null || true
-    bash "$shared/manycore/pack.sh" "$top/manycore/gpu-pack.tar.xz" \
-        "$build/extra/device_heap" "$build/extra/bench_device" "$build/extra/device_ring.cu"
+    bash "$shared/manycore/pack.sh" "$top/manycore/gpu-pack.tar.xz" "${files[@]}"
     echo "gpu-run: packed manycore/gpu-pack.tar.xz; there: bash benchmarks/gpu-run.sh manycore/gpu-pack.tar.xz"
     exit 0
 fi
@@ -46,26 +89,55 @@ log=$out/gpu-run.txt
 mkdir -p "$out"
 exec > >(tee "$log") 2>&1
 start=$(date +%s)
+budget=${SHMPI_GPU_RUN_BUDGET:-330}
+fake=${SHMPI_GPU_RUN_FAKE:-0}
 # shellcheck disable=SC1091
 . "$top/manycore/env.sh" "$pack" || { echo "gpu-run: cannot unpack $pack"; exit 1; }
-export SHMPI_CUDA_LIBRARY=libcuda.so.1
 read -ra launch <<<"${MPIEXEC:?env.sh sets MPIEXEC}" # hydra and its options, one word each
 X=/opt/b/extra
-passed=0 failed=0
-step() { # step NAME LIMIT_S COMMAND...: runs it, counts it, prints its time
+[ "$fake" != 0 ] && [ "$fake" != 1 ] && [ ! -f "$fake" ] && { echo "gpu-run: SHMPI_GPU_RUN_FAKE=$fake: no such file"; exit 1; }
+if [ "$fake" != 0 ]; then
+    [ "$fake" = 1 ] && fake=$X/fake_cuda.so
+    export SHMPI_CUDA_LIBRARY=$fake
+    unset SHMPI_FAKE_CUDA_DELAY_US
+    unbound=() # no binding to cores here: fewer CPUs than PEs
+    for w in "${launch[@]}"; do
+        case "$w" in -bind-to) drop=1 ;; *) [ "${drop:-0}" = 1 ] && drop=0 || unbound+=("$w") ;; esac
+    done
+    launch=("${unbound[@]}")
+else
+    export SHMPI_CUDA_LIBRARY=libcuda.so.1
+fi
+passed=0 failed=0 skipped=0
+step() { # step NAME LIMIT_S COMMAND...: runs it within the budget, counts it, prints its time
     name=$1 limit=$2; shift 2
+    left=$((budget - ($(date +%s) - start)))
+    if [ "$left" -lt 10 ]; then
+        failed=$((failed + 1)); echo "FAIL: $name: not run, the run's $budget s are spent"; return
+    fi
+    [ "$limit" -gt "$left" ] && limit=$left
     t0=$(date +%s%N)
-    if timeout -k 5 "$limit" "$@"; then
+    timeout -k 5 "$limit" "$@"
+    rc=$?
+    if [ "$rc" -eq 0 ]; then
         passed=$((passed + 1)); verdict=PASS
     else
-        failed=$((failed + 1)); verdict="FAIL (status $?)"
+        failed=$((failed + 1)); verdict="FAIL (status $rc$([ "$rc" -ge 124 ] && [ "$rc" -le 137 ] && echo ", the $limit s limit?"))"
     fi
     echo "$verdict: $name in $(( ($(date +%s%N) - t0) / 1000000 )) ms"
 }
-echo "gpu-run: $(hostname), $(nproc) CPUs; $(nvidia-smi -L 2>&1 | head -2 | tr '\n' ' ')"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -2
+skip() { skipped=$((skipped + 1)); echo "SKIP: $*"; }
+if [ "$fake" != 0 ]; then
+    echo "gpu-run: $(hostname), $(nproc) CPUs; SHMPI_GPU_RUN_FAKE: the fake driver $SHMPI_CUDA_LIBRARY, no GPU (times mean nothing)"
+else
+    echo "gpu-run: $(hostname), $(nproc) CPUs; $(nvidia-smi -L 2>&1 | head -2 | tr '\n' ' ')"
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -2
+fi
 
-# 1. The device-heap tests on the real driver: 2 and 4 PEs on the one GPU.
+# 1. The probe: stream waits between two processes on the one GPU.
+step "stream_probe on 2 processes" 20 "${launch[@]}" -n 2 $X/stream_probe -T 18
+
+# 2. The device-heap tests on the real driver: 2 and 4 PEs on the one GPU.
 for np in 2 4; do
     step "device_heap on $np PEs" 60 env SHMPI_DEVICE_HEAP_SIZE=64m "${launch[@]}" -n $np $X/device_heap
 done
@@ -80,10 +152,12 @@ else
     failed=$((failed + 1)); echo "FAIL: device_heap amo:"; printf '%s\n' "$out_amo" | tail -5
 fi
 
-# 2. The example: kernels read the neighbour's device heap through shmem_ptr.
+# The example: kernels read the neighbour's device heap through shmem_ptr.
 nvcc=$(command -v nvcc)
 [ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc
-if [ -n "$nvcc" ]; then
+if [ "$fake" != 0 ]; then
+    skip "nvcc device_ring.cu and its runs (SHMPI_GPU_RUN_FAKE)"
+elif [ -n "$nvcc" ]; then
     step "nvcc device_ring.cu" 120 "$nvcc" -O2 -o /tmp/device_ring $X/device_ring.cu \
         -I/opt/b/shmpi/include -L/opt/b/shmpi/lib -lshmpi -Xlinker -rpath-link=/opt/b/lib
     for np in 2 4; do
@@ -93,9 +167,54 @@ else
     failed=$((failed + 1)); echo "FAIL: no nvcc (PATH or /usr/local/cuda/bin)"
 fi
 
-# 3. The benchmark: shmpi against raw cuMemcpyAsync, medians of 5 runs.
-step "bench_device on 2 PEs" 150 env SHMPI_DEVICE_HEAP_SIZE=256m "${launch[@]}" -n 2 $X/bench_device -r 5
+# 3. The stream tests on the real driver (each sets its own SHMPI_DEVICE_HEAP_SIZE).
+# On the fake driver the test checks stream ordering with slow copies, as `make check` does.
+ds=(env)
+[ "$fake" != 0 ] && ds+=(SHMPI_FAKE_CUDA_DELAY_US=1000)
+if [ -x $X/device_stream ]; then
+    for np in 2 4; do
+        step "device_stream on $np PEs" 60 "${ds[@]}" "${launch[@]}" -n $np $X/device_stream
+    done
+    step "device_stream on 4 PEs, SHMPI_PSEUDO_NODE_SIZE=2" 60 \
+        "${ds[@]}" SHMPI_PSEUDO_NODE_SIZE=2 "${launch[@]}" -n 4 $X/device_stream
+    step "device_stream late (shmemx_device_init) on 2 PEs" 60 "${ds[@]}" "${launch[@]}" -n 2 $X/device_stream late
+else
+    skip "device_stream: tests/spmd/device_stream.c was not in the tree at pack time"
+fi
 
-echo "gpu-run: $(( $(date +%s) - start )) s; log in $log"
+# 4. The Python package on the real driver (pure Python over libshmpi through ctypes).
+py=(env PYTHONPATH=$X/python SHMPI_LIBRARY=/opt/b/shmpi/lib/libshmpi.so SHMPI_DEVICE_HEAP_SIZE=64m)
+if [ ! -d $X/python/shmpi ]; then
+    skip "Python package: src/python/shmpi was not in the tree at pack time"
+elif ! command -v python3 >/dev/null; then
+    skip "Python package: no python3 here"
+else
+    if [ ! -f $X/python/run_gpu_python.py ]; then
+        skip "run_gpu_python.py: not in the tree at pack time"
+    elif ! python3 -c 'import numpy' 2>/dev/null; then
+        skip "run_gpu_python.py: python3 here has no numpy, which the runner needs"
+    else
+        step "run_gpu_python.py on 2 PEs" 90 "${py[@]}" "${launch[@]}" -n 2 python3 $X/python/run_gpu_python.py
+    fi
+    if [ -f $X/python/nvshmem4py_flows.py ]; then
+        step "nvshmem4py_flows.py on 2 PEs" 60 "${py[@]}" "${launch[@]}" -n 2 python3 $X/python/nvshmem4py_flows.py
+    else
+        skip "nvshmem4py_flows.py: not in the tree at pack time"
+    fi
+fi
+
+# 5. The benchmarks: shmpi against the raw driver calls in the same run, medians of 5.
+step "bench_stream on 2 PEs" 120 env SHMPI_DEVICE_HEAP_SIZE=256m "${launch[@]}" -n 2 $X/bench_stream -r 5
+step "bench_stream on 4 PEs (barrier, collectives)" 90 \
+    env SHMPI_DEVICE_HEAP_SIZE=64m "${launch[@]}" -n 4 $X/bench_stream -r 5
+step "bench_device on 2 PEs" 120 env SHMPI_DEVICE_HEAP_SIZE=256m "${launch[@]}" -n 2 $X/bench_device -r 5
+# NVSHMEM's own stream routines on the same GPU (prints n/a where NVSHMEM cannot run).
+if command -v python3 >/dev/null; then
+    step "bench_nvshmem4py.py on 2 PEs" 100 "${launch[@]}" -n 2 python3 $X/bench_nvshmem4py.py -t 80
+else
+    skip "bench_nvshmem4py.py: no python3 here"
+fi
+
+echo "gpu-run: $(( $(date +%s) - start )) s; $skipped skipped; log in $log"
 echo "gpu-run: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
