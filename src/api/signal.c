@@ -96,14 +96,7 @@ static bool signal_satisfied(const void *state)
     struct signal_wait *w = (struct signal_wait *)state;
     uint64_t now = atomic_load_explicit(w->sig, memory_order_relaxed);
     w->seen = now;
-    switch (w->cmp) {
-    case SHMEM_CMP_EQ: return now == w->value;
-    case SHMEM_CMP_NE: return now != w->value;
-    case SHMEM_CMP_GT: return now > w->value;
-    case SHMEM_CMP_GE: return now >= w->value;
-    case SHMEM_CMP_LT: return now < w->value;
-    default: return now <= w->value;
-    }
+    return shmpi_compare_u64(now, w->cmp, w->value);
 }
 
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)

@@ -210,6 +210,19 @@ static inline size_t shmpi_bytes(const char *routine, size_t nelems, size_t elem
 /* ---- point-to-point comparison ------------------------------------------------------- */
 /* Aborts naming `routine` unless cmp is one of SHMEM_CMP_*. */
 void shmpi_check_cmp(const char *routine, int cmp);
+/* Whether `now` compares with `value` as `cmp` (a checked SHMEM_CMP_*) asks,
+ * for the uint64_t words of the signal routines. */
+static inline bool shmpi_compare_u64(uint64_t now, int cmp, uint64_t value)
+{
+    switch (cmp) {
+    case SHMEM_CMP_EQ: return now == value;
+    case SHMEM_CMP_NE: return now != value;
+    case SHMEM_CMP_GT: return now > value;
+    case SHMEM_CMP_GE: return now >= value;
+    case SHMEM_CMP_LT: return now < value;
+    default: return now <= value;
+    }
+}
 
 /* ---- heap ------------------------------------------------------------------------------------ */
 #include "heap_alloc.h"

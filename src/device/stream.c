@@ -249,15 +249,8 @@ struct word_wait {
 static bool word_compares(const void *state)
 {
     struct word_wait *w = (struct word_wait *)state;
-    uint64_t now = w->seen = shmpi_device_word_fetch(w->routine, w->addr, shmpi_g.my_pe);
-    switch (w->cmp) {
-    case SHMEM_CMP_EQ: return now == w->value;
-    case SHMEM_CMP_NE: return now != w->value;
-    case SHMEM_CMP_GT: return now > w->value;
-    case SHMEM_CMP_GE: return now >= w->value;
-    case SHMEM_CMP_LT: return now < w->value;
-    default: return now <= w->value;
-    }
+    w->seen = shmpi_device_word_fetch(w->routine, w->addr, shmpi_g.my_pe);
+    return shmpi_compare_u64(w->seen, w->cmp, w->value);
 }
 
 uint64_t shmpi_device_word_wait(const char *routine, const uint64_t *addr, int cmp,
