@@ -19,7 +19,7 @@
  * lets MPI move a put aimed at this PE, where the path is MPI) and a yield.
  *
  * Arguments: heap | static (where the buffer and flag live), then the number
- * of rounds (default 20000).
+ * of rounds (default 20000, or 2000 where the neighbour is reached through MPI).
  */
 #include "testlib.h"
 
@@ -52,9 +52,13 @@ int main(int argc, char **argv)
     shmem_init();
     const int me = shmem_my_pe(), npes = shmem_n_pes(), right = (me + 1) % npes;
     const int use_static = argc > 1 && strcmp(argv[1], "static") == 0;
-    const long rounds = argc > 2 ? atol(argv[2]) : 20000;
     float *buf = use_static ? static_buf : shmem_malloc(N * sizeof(float));
     int *flag = use_static ? &static_flag : shmem_calloc(1, sizeof(int));
+    /* The window looked for is in the shared-memory copy; where the neighbour
+     * is reached through MPI (SHMPI_MPI_ONLY, other nodes) each round is a trip
+     * through MPI progress, which with more PEs than CPUs and another job
+     * beside took 2-6 ms: 20000 rounds ran past the suite's 180 s there. */
+    const long rounds = argc > 2 ? atol(argv[2]) : shmem_ptr(flag, right) ? 20000 : 2000;
     unsigned char *msg = use_static ? static_msg : shmem_align(16, MSG_MAX);
     CHECK(buf && flag && msg, "allocation failed");
     float src[N];
