@@ -53,7 +53,8 @@ static void check_ivars(const char *routine, const void *ivars, size_t nelems, s
     {                                                                                         \
         const struct wait_##N *w = state;                                                     \
         T now;                                                                                \
-        shmpi_device_copy("shmem_" #N "_wait_until", &now, (const void *)w->ivar, sizeof now); \
+        shmpi_device_word_read("shmem_" #N "_wait_until", &now, (const void *)w->ivar,        \
+                               sizeof now, shmpi_g.my_pe);                                    \
         return compare_##N(&now, w->cmp, w->value);                                           \
     }                                                                                         \
     static void wait_until_##N(const char *routine, T *ivar, int cmp, T cmp_value)           \

@@ -29,7 +29,7 @@ void shmpi_cuda_load(const char *routine)
     *(void **)&shmpi_cuda.MEMBER = dlsym(library, SYMBOL);                                    \
     if (!shmpi_cuda.MEMBER)                                                                   \
         shmpi_abort(routine,                                                                  \
-                    "the CUDA driver \"%s\" has no %s (a driver older than CUDA 11.7?); "       \
+                    "the CUDA driver \"%s\" has no %s (a driver older than CUDA 11.7?); "     \
                     "set SHMPI_CUDA_LIBRARY to a newer libcuda.so.1",                         \
                     name, SYMBOL);
     SHMPI_CUDA_ENTRIES(SHMPI_CUDA_LOOKUP)

@@ -119,6 +119,65 @@ void shmpi_device_heap_init(void)
         shmpi_device_heap_start("shmem_init", -1, shmpi_g.env.device_heap_size);
 }
 
+/* ---- mapping the peers' device ranges (the heap, registered memory) -------------------- */
+/* What each PE says of a device range it shares: the IPC handle of the
+ * allocation holding it, where the range starts in that allocation, and its
+ * size (0: nothing to share). */
+struct range_card {
+    CUipcMemHandle handle;
+    unsigned long long offset, size;
+};
+
+/* Every PE's card (collective); free() the result. */
+static struct range_card *exchange_cards(const char *routine, const struct range_card *mine)
+{
+    struct range_card *all = shmpi_xmalloc(routine, (size_t)shmpi_g.n_pes * sizeof *all);
+    MPI_Allgather(mine, (int)sizeof *mine, MPI_BYTE, all, (int)sizeof *mine, MPI_BYTE,
+                  shmpi_g.comm);
+    return all;
+}
+
+/* Where each PE's range is mapped here: this PE's own at `mine`, those of
+ * the PEs of its machine opened through CUDA IPC, NULL for the others. */
+static char **map_peers(const char *routine, char *mine, const struct range_card *all)
+{
+    int n = shmpi_g.n_pes, me = shmpi_g.my_pe;
+    char **peer = shmpi_xmalloc(routine, (size_t)n * sizeof *peer);
+    for (int pe = 0; pe < n; pe++) {
+        peer[pe] = NULL;
+        if (pe == me) {
+            peer[pe] = mine;
+        } else if (shmpi_shape.kernel_of[pe] == shmpi_shape.kernel_of[me]) {
+            CUdeviceptr mapped = 0;
+            shmpi_cuda_check(routine, "cuIpcOpenMemHandle",
+                             shmpi_cuda.ipc_open_mem_handle(
+                                 &mapped, all[pe].handle,
+                                 SHMPI_CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+            peer[pe] = (char *)(uintptr_t)mapped + all[pe].offset;
+        }
+    }
+    return peer;
+}
+
+/* Closes what map_peers opened (each mapping is of a whole allocation), then
+ * waits until every peer has closed its mappings of this PE's range, which
+ * may be freed after this returns; frees `peer`. */
+static void unmap_peers(const char *routine, char **peer)
+{
+    for (int pe = 0; pe < shmpi_g.n_pes; pe++) {
+        if (pe == shmpi_g.my_pe || !peer[pe])
+            continue;
+        CUdeviceptr alloc_base = 0;
+        shmpi_cuda_check(routine, "cuMemGetAddressRange",
+                         shmpi_cuda.mem_get_address_range(&alloc_base, NULL,
+                                                          (CUdeviceptr)(uintptr_t)peer[pe]));
+        shmpi_cuda_check(routine, "cuIpcCloseMemHandle",
+                         shmpi_cuda.ipc_close_mem_handle(alloc_base));
+    }
+    shmpi_barrier_comm(shmpi_g.comm, NULL);
+    free(peer);
+}
+
 void shmpi_device_heap_start(const char *routine, int ordinal, size_t size)
 {
     int n = shmpi_g.n_pes;
@@ -152,23 +211,11 @@ void shmpi_device_heap_start(const char *routine, int ordinal, size_t size)
                      shmpi_cuda.memset_d8_async(base, 0, size, device_stream));
     shmpi_cuda_check(routine, "cuStreamSynchronize",
                      shmpi_cuda.stream_synchronize(device_stream));
-    CUipcMemHandle mine, *all = shmpi_xmalloc(routine, (size_t)n * sizeof *all);
-    shmpi_cuda_check(routine, "cuIpcGetMemHandle", shmpi_cuda.ipc_get_mem_handle(&mine, base));
-    MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE,
-                  shmpi_g.comm);
-    shmpi_device.peer = shmpi_xmalloc(routine, (size_t)n * sizeof(char *));
-    for (int pe = 0; pe < n; pe++) {
-        shmpi_device.peer[pe] = NULL;
-        if (pe == shmpi_g.my_pe) {
-            shmpi_device.peer[pe] = (char *)(uintptr_t)base;
-        } else if (shmpi_shape.kernel_of[pe] == shmpi_shape.kernel_of[shmpi_g.my_pe]) {
-            CUdeviceptr mapped = 0;
-            shmpi_cuda_check(routine, "cuIpcOpenMemHandle",
-                             shmpi_cuda.ipc_open_mem_handle(
-                                 &mapped, all[pe], SHMPI_CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
-            shmpi_device.peer[pe] = (char *)(uintptr_t)mapped;
-        }
-    }
+    struct range_card mine = {.offset = 0, .size = size};
+    shmpi_cuda_check(routine, "cuIpcGetMemHandle",
+                     shmpi_cuda.ipc_get_mem_handle(&mine.handle, base));
+    struct range_card *all = exchange_cards(routine, &mine);
+    shmpi_device.peer = map_peers(routine, (char *)(uintptr_t)base, all);
     free(all);
     if (shmpi_heap_init(&shmpi_device.alloc, size))
         shmpi_abort(routine, "out of memory for the device heap's bookkeeping");
@@ -195,18 +242,11 @@ void shmpi_device_heap_fini(void)
     while (shmpi_device.ranges)
         shmpi_device_unregister(routine, shmpi_device.ranges->base);
     shmpi_stream_fini();
-    for (int pe = 0; pe < shmpi_g.n_pes; pe++)
-        if (pe != shmpi_g.my_pe && shmpi_device.peer[pe])
-            shmpi_cuda_check(routine, "cuIpcCloseMemHandle",
-                             shmpi_cuda.ipc_close_mem_handle(
-                                 (CUdeviceptr)(uintptr_t)shmpi_device.peer[pe]));
-    /* Every peer has closed its mapping of this heap before it goes. */
-    shmpi_barrier_comm(shmpi_g.comm, NULL);
+    unmap_peers(routine, shmpi_device.peer);
     shmpi_cuda_check(routine, "cuMemFree",
                      shmpi_cuda.mem_free((CUdeviceptr)(uintptr_t)shmpi_device.base));
     shmpi_cuda_check(routine, "cuStreamDestroy", shmpi_cuda.stream_destroy(device_stream));
     shmpi_heap_destroy(&shmpi_device.alloc);
-    free(shmpi_device.peer);
     memset(&shmpi_device, 0, sizeof shmpi_device);
     shmpi_device.ordinal = -1;
 }
@@ -321,13 +361,14 @@ void shmpi_device_refuse(const char *routine, const void *addr, const char *what
 }
 
 /* ---- allocation (shmemx_device_malloc, _calloc, _free) -------------------------------- */
-static void need_heap(const char *routine)
+void shmpi_device_need_heap(const char *routine)
 {
     shmpi_check_ready(routine);
-    if (!shmpi_device.size)
+    if (SHMPI_UNLIKELY(!shmpi_device.size))
         shmpi_abort(routine,
                     "there is no device heap: set SHMPI_DEVICE_HEAP_SIZE (e.g. 1g) before "
-                    "shmem_init, or test shmemx_device_heap_available() first");
+                    "shmem_init or call shmemx_device_init after it, or test "
+                    "shmemx_device_heap_available() first");
 }
 
 static void same_everywhere(const char *routine, const char *what, unsigned long value)
@@ -342,7 +383,7 @@ static void same_everywhere(const char *routine, const char *what, unsigned long
 void *shmpi_device_malloc(const char *routine, size_t size, bool zero,
                           void (*meet)(const char *routine))
 {
-    need_heap(routine);
+    shmpi_device_need_heap(routine);
     same_everywhere(routine, "size", size);
     if (size == 0)
         return NULL; /* no action, so no barrier (as shmem_malloc) */
@@ -370,7 +411,7 @@ void *shmpi_device_malloc(const char *routine, size_t size, bool zero,
 
 void shmpi_device_free(const char *routine, void *ptr, void (*meet)(const char *routine))
 {
-    need_heap(routine);
+    shmpi_device_need_heap(routine);
     if (!ptr)
         return;
     size_t off = (size_t)((char *)ptr - shmpi_device.base);
@@ -385,26 +426,33 @@ void shmpi_device_free(const char *routine, void *ptr, void (*meet)(const char *
 }
 
 /* ---- registered device memory (shmemx_device_register) -------------------------------- */
-/* What each PE says of its range: the IPC handle of the allocation holding
- * it, where the range starts in that allocation, and its size (0: not
- * device memory). */
-struct range_card {
-    CUipcMemHandle handle;
-    unsigned long long offset, size;
-};
+
+/* Whether [ptr, ptr+size) shares a byte with the device heap or a range
+ * registered already. */
+static bool overlaps_device(const void *ptr, size_t size)
+{
+    uintptr_t lo = (uintptr_t)ptr, hi = lo + size;
+    if (shmpi_device.size && lo < (uintptr_t)shmpi_device.base + shmpi_device.size &&
+        (uintptr_t)shmpi_device.base < hi)
+        return true;
+    for (const struct shmpi_device_range *r = shmpi_device.ranges; r; r = r->next)
+        if (lo < (uintptr_t)r->base + r->size && (uintptr_t)r->base < hi)
+            return true;
+    return false;
+}
 
 int shmpi_device_register(const char *routine, void *ptr, size_t size)
 {
-    need_heap(routine);
+    shmpi_device_need_heap(routine);
     make_current(routine);
     int n = shmpi_g.n_pes, me = shmpi_g.my_pe;
-    struct range_card mine = {.size = 0}, *all = shmpi_xmalloc(routine, (size_t)n * sizeof *all);
+    struct range_card mine = {.size = 0};
     CUdeviceptr alloc_base = 0;
     size_t alloc_size = 0;
     const char *problem = NULL;
     if (!ptr || size == 0)
         problem = "the range is empty";
-    else if (shmpi_device_peer(ptr, 1, me) || shmpi_device_peer((char *)ptr + size - 1, 1, me))
+    else if (overlaps_device(ptr, size))
         problem = "it overlaps the device heap or a registered range";
     else if (shmpi_cuda.mem_get_address_range(&alloc_base, &alloc_size,
                                               (CUdeviceptr)(uintptr_t)ptr) != SHMPI_CUDA_SUCCESS)
@@ -417,8 +465,7 @@ int shmpi_device_register(const char *routine, void *ptr, size_t size)
         mine.offset = (uintptr_t)ptr - alloc_base;
         mine.size = size;
     }
-    MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE,
-                  shmpi_g.comm);
+    struct range_card *all = exchange_cards(routine, &mine);
     int refused = -1;
     for (int pe = 0; pe < n && refused < 0; pe++)
         if (all[pe].size != size)
@@ -435,20 +482,7 @@ int shmpi_device_register(const char *routine, void *ptr, size_t size)
     struct shmpi_device_range *r = shmpi_xmalloc(routine, sizeof *r);
     r->base = ptr;
     r->size = size;
-    r->peer = shmpi_xmalloc(routine, (size_t)n * sizeof(char *));
-    for (int pe = 0; pe < n; pe++) {
-        r->peer[pe] = NULL;
-        if (pe == me) {
-            r->peer[pe] = ptr;
-        } else if (shmpi_shape.kernel_of[pe] == shmpi_shape.kernel_of[me]) {
-            CUdeviceptr mapped = 0;
-            shmpi_cuda_check(routine, "cuIpcOpenMemHandle",
-                             shmpi_cuda.ipc_open_mem_handle(
-                                 &mapped, all[pe].handle,
-                                 SHMPI_CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
-            r->peer[pe] = (char *)(uintptr_t)mapped + all[pe].offset;
-        }
-    }
+    r->peer = map_peers(routine, ptr, all);
     free(all);
     r->next = shmpi_device.ranges;
     shmpi_device.ranges = r;
@@ -457,7 +491,7 @@ int shmpi_device_register(const char *routine, void *ptr, size_t size)
 
 int shmpi_device_unregister(const char *routine, void *ptr)
 {
-    need_heap(routine);
+    shmpi_device_need_heap(routine);
     struct shmpi_device_range **at = &shmpi_device.ranges;
     while (*at && (*at)->base != ptr)
         at = &(*at)->next;
@@ -472,20 +506,8 @@ int shmpi_device_unregister(const char *routine, void *ptr)
     }
     make_current(routine);
     shmpi_device_sync(); /* this PE's copies into peers' ranges are done */
-    for (int pe = 0; pe < shmpi_g.n_pes; pe++) {
-        if (pe == shmpi_g.my_pe || !r->peer[pe])
-            continue;
-        CUdeviceptr alloc_base = 0;
-        shmpi_cuda_check(routine, "cuMemGetAddressRange",
-                         shmpi_cuda.mem_get_address_range(&alloc_base, NULL,
-                                                          (CUdeviceptr)(uintptr_t)r->peer[pe]));
-        shmpi_cuda_check(routine, "cuIpcCloseMemHandle",
-                         shmpi_cuda.ipc_close_mem_handle(alloc_base));
-    }
-    /* No PE frees its memory before every peer has closed its mapping. */
-    shmpi_barrier_comm(shmpi_g.comm, NULL);
+    unmap_peers(routine, r->peer);
     *at = r->next;
-    free(r->peer);
     free(r);
     return 0;
 }

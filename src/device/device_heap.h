@@ -71,6 +71,8 @@ void shmpi_device_heap_start(const char *routine, int ordinal, size_t size);
 int shmpi_device_register(const char *routine, void *ptr, size_t size);
 int shmpi_device_unregister(const char *routine, void *ptr);
 
+/* Ends the job with one line if it has no device heap (or is not running). */
+void shmpi_device_need_heap(const char *routine);
 /* The context the heap lives in, made current in the calling thread. */
 CUcontext shmpi_device_enter(const char *routine);
 /* The stream of the host routines' copies (completed at quiet). */

@@ -19,26 +19,29 @@
 static uint64_t *sent, *awaited;
 
 /* ---- checks -------------------------------------------------------------------------- */
-void shmpi_stream_enter(const char *routine, CUstream stream, bool signals)
+/* The device heap's context made current, after checking that the job has
+ * a device heap and, for `signals`, 64-bit stream memory operations. */
+static CUcontext enter_heap(const char *routine, bool signals)
 {
-    shmpi_check_ready(routine);
-    if (SHMPI_UNLIKELY(!shmpi_device.size))
-        shmpi_abort(routine,
-                    "there is no device heap: call shmemx_device_init after shmem_init, or "
-                    "set SHMPI_DEVICE_HEAP_SIZE (e.g. 1g) before it");
-    CUcontext mine = shmpi_device_enter(routine), of_stream = NULL;
-    shmpi_cuda_check(routine, "cuStreamGetCtx", shmpi_cuda.stream_get_ctx(stream, &of_stream));
-    if (SHMPI_UNLIKELY(of_stream != mine))
-        shmpi_abort(routine,
-                    "stream %p belongs to another CUDA context than the device heap's (GPU "
-                    "%d): create it while that GPU's primary context is current",
-                    (void *)stream, shmpi_device.ordinal);
+    shmpi_device_need_heap(routine);
     if (SHMPI_UNLIKELY(signals && !shmpi_device.stream_memops))
         shmpi_abort(routine,
                     "the CUDA driver offers no 64-bit stream memory operations on GPU %d "
                     "(cuDeviceGetAttribute 122, CAN_USE_64_BIT_STREAM_MEM_OPS, is 0), which "
                     "signals, waits and barriers on a stream need",
                     shmpi_device.ordinal);
+    return shmpi_device_enter(routine);
+}
+
+void shmpi_stream_enter(const char *routine, CUstream stream, bool signals)
+{
+    CUcontext mine = enter_heap(routine, signals), of_stream = NULL;
+    shmpi_cuda_check(routine, "cuStreamGetCtx", shmpi_cuda.stream_get_ctx(stream, &of_stream));
+    if (SHMPI_UNLIKELY(of_stream != mine))
+        shmpi_abort(routine,
+                    "stream %p belongs to another CUDA context than the device heap's (GPU "
+                    "%d): create it while that GPU's primary context is current",
+                    (void *)stream, shmpi_device.ordinal);
 }
 
 char *shmpi_stream_peer(const char *routine, const char *what, const void *addr, size_t len,
@@ -212,30 +215,28 @@ void shmpi_stream_wait(const char *routine, uint64_t *sig_addr, int cmp, uint64_
               cmp_value, stream);
 }
 
-/* ---- host routines on device words ------------------------------------------------------- */
-static CUstream enter_own(const char *routine, bool signals)
-{
-    CUstream own = shmpi_device_stream();
-    shmpi_stream_enter(routine, own, signals);
-    return own;
-}
-
+/* ---- host routines on device words (shmpi's own stream, of the heap's context) ------------- */
 void shmpi_device_word_signal(const char *routine, uint64_t *sig_addr, uint64_t signal,
                               int sig_op, int pe)
 {
-    CUstream own = enter_own(routine, true);
-    signal_word(routine, signal_peer(routine, sig_addr, sig_op, pe), signal, sig_op, own);
+    enter_heap(routine, true);
+    signal_word(routine, signal_peer(routine, sig_addr, sig_op, pe), signal, sig_op,
+                shmpi_device_stream());
+    shmpi_device_sync();
+}
+
+void shmpi_device_word_read(const char *routine, void *to, const void *addr, size_t len, int pe)
+{
+    enter_heap(routine, false);
+    shmpi_stream_copy(routine, to, shmpi_stream_peer(routine, "variable", addr, len, pe), len,
+                      shmpi_device_stream());
     shmpi_device_sync();
 }
 
 uint64_t shmpi_device_word_fetch(const char *routine, const uint64_t *addr, int pe)
 {
-    CUstream own = enter_own(routine, false);
     uint64_t value = 0;
-    shmpi_stream_copy(routine, &value,
-                      signal_peer(routine, (uint64_t *)addr, SHMEM_SIGNAL_SET, pe),
-                      sizeof value, own);
-    shmpi_device_sync();
+    shmpi_device_word_read(routine, &value, addr, sizeof value, pe);
     return value;
 }
 

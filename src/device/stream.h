@@ -58,6 +58,8 @@ void shmpi_stream_host_func(const char *routine, void (*fn)(void *data), void *d
 void shmpi_device_word_signal(const char *routine, uint64_t *sig_addr, uint64_t signal,
                               int sig_op, int pe);
 uint64_t shmpi_device_word_fetch(const char *routine, const uint64_t *addr, int pe);
+/* The same for a variable of len bytes (the point-to-point waits and tests). */
+void shmpi_device_word_read(const char *routine, void *to, const void *addr, size_t len, int pe);
 uint64_t shmpi_device_word_wait(const char *routine, const uint64_t *addr, int cmp,
                                 uint64_t cmp_value);
 

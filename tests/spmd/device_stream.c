@@ -417,6 +417,9 @@ static void test_register(shmemx_stream_t s)
     to_host(&got, mine, sizeof got);
     CHECK(got == value((me + npes - 1) % npes, 7, 7), "put into a registered range gave %ld",
           got);
+    /* the host's waits and tests read a registered word through the driver too */
+    shmem_long_wait_until(mine, SHMEM_CMP_EQ, got);
+    CHECK(shmem_long_test(mine, SHMEM_CMP_EQ, got) == 1, "shmem_long_test on a registered word");
     CHECK(shmem_ptr(mine, me) == mine, "shmem_ptr of a registered range");
     CHECK(shmemx_device_unregister(mine) == 0, "unregister");
     CHECK(cu_mem_free(mem) == 0, "cuMemFree");
