@@ -7,44 +7,34 @@
  * order (the same bits on every PE) before the copy back.
  */
 #include "stream_coll.h"
+#include "coll.h"
 #include "stream.h"
-#include "team.h"
 
 #include <complex.h>
 #include <string.h>
 
-struct members {
-    struct shmpi_team *team;
-    int me, n;
-};
-
-static struct members members_of(const char *routine, shmem_team_t handle)
+/* World PE of team PE pe. */
+static int world(const char *routine, const struct shmpi_group *g, int pe)
 {
-    shmpi_check_ready(routine);
-    struct shmpi_team *team = shmpi_team_get(routine, handle);
-    return (struct members){team, team->my_pe, team->n_pes};
+    return shmpi_team_world_pe(routine, g->team, pe);
 }
 
-static int world(const char *routine, const struct members *m, int pe)
+static void dissemination(const char *routine, const struct shmpi_group *g, CUstream stream)
 {
-    return shmpi_team_world_pe(routine, m->team, pe);
-}
-
-static void dissemination(const char *routine, const struct members *m, CUstream stream)
-{
-    for (int dist = 1; dist < m->n; dist *= 2) {
-        shmpi_stream_notify(routine, world(routine, m, (m->me + dist) % m->n), stream);
-        shmpi_stream_await(routine, world(routine, m, (m->me - dist + m->n) % m->n), stream);
+    for (int dist = 1; dist < g->n_pes; dist *= 2) {
+        shmpi_stream_notify(routine, world(routine, g, (g->my_pe + dist) % g->n_pes), stream);
+        shmpi_stream_await(routine, world(routine, g, (g->my_pe - dist + g->n_pes) % g->n_pes),
+                           stream);
     }
 }
 
 int shmpi_stream_barrier(const char *routine, shmem_team_t team, bool quiet, CUstream stream)
 {
-    struct members m = members_of(routine, team);
+    const struct shmpi_group *g = SHMPI_TEAM_GROUP(routine, team);
     if (quiet)
         shmpi_stream_quiet(routine, stream);
     shmpi_stream_enter(routine, stream, true);
-    dissemination(routine, &m, stream);
+    dissemination(routine, g, stream);
     return 0;
 }
 
@@ -52,11 +42,13 @@ int shmpi_stream_coll(const char *routine, shmem_team_t team, enum shmpi_stream_
                       void *dest, const void *source, size_t nelems, size_t elem_size,
                       int root, CUstream stream)
 {
-    struct members m = members_of(routine, team);
+    const struct shmpi_group *g = SHMPI_TEAM_GROUP(routine, team);
     size_t len = shmpi_bytes(routine, nelems, elem_size);
-    size_t all = shmpi_bytes(routine, len, (size_t)m.n);
-    if (kind == SHMPI_STREAM_BROADCAST && (root < 0 || root >= m.n))
-        shmpi_abort(routine, "PE_root %d is not a PE of the team (0 to %d)", root, m.n - 1);
+    size_t all = shmpi_bytes(routine, len, (size_t)g->n_pes);
+    if (kind == SHMPI_STREAM_BROADCAST && (root < 0 || root >= g->n_pes))
+        shmpi_abort_together(routine, g->my_pe == 0,
+                             "PE_root %d is not a PE of the team (0 to %d)", root,
+                             g->n_pes - 1);
     shmpi_stream_enter(routine, stream, true);
     char *to = dest;
     const char *from = source;
@@ -65,32 +57,32 @@ int shmpi_stream_coll(const char *routine, shmem_team_t team, enum shmpi_stream_
                       shmpi_g.my_pe);
     shmpi_stream_peer(routine, "source", source, kind == SHMPI_STREAM_ALLTOALL ? all : len,
                       shmpi_g.my_pe);
-    dissemination(routine, &m, stream); /* every source is ready */
+    dissemination(routine, g, stream); /* every source is ready */
     switch (kind) {
     case SHMPI_STREAM_BROADCAST:
-        if (to != from || m.me != root)
+        if (to != from || g->my_pe != root)
             shmpi_stream_copy(routine, to,
                               shmpi_stream_peer(routine, "source", from, len,
-                                                world(routine, &m, root)),
+                                                world(routine, g, root)),
                               len, stream);
         break;
     case SHMPI_STREAM_FCOLLECT:
-        for (int pe = 0; pe < m.n; pe++)
+        for (int pe = 0; pe < g->n_pes; pe++)
             shmpi_stream_copy(routine, to + (size_t)pe * len,
                               shmpi_stream_peer(routine, "source", from, len,
-                                                world(routine, &m, pe)),
+                                                world(routine, g, pe)),
                               len, stream);
         break;
     case SHMPI_STREAM_ALLTOALL:
-        for (int pe = 0; pe < m.n; pe++)
+        for (int pe = 0; pe < g->n_pes; pe++)
             shmpi_stream_copy(routine, to + (size_t)pe * len,
                               shmpi_stream_peer(routine, "source",
-                                                from + (size_t)m.me * len, len,
-                                                world(routine, &m, pe)),
+                                                from + (size_t)g->my_pe * len, len,
+                                                world(routine, g, pe)),
                               len, stream);
         break;
     }
-    dissemination(routine, &m, stream); /* no source is overwritten while read */
+    dissemination(routine, g, stream); /* no source is overwritten while read */
     return 0;
 }
 
@@ -101,11 +93,13 @@ struct fold {
     shmpi_reducer *reducer;
     size_t n_blocks, nreduce, block; /* block: bytes, a multiple of 16 */
 };
+/* Where the first block starts: after the job, 16-byte aligned. */
+#define FOLD_HEAD ((sizeof(struct fold) + 15) / 16 * 16)
 
 static void fold(void *data)
 {
     struct fold *job = data;
-    char *first = (char *)data + sizeof(struct fold) + 16 - sizeof(struct fold) % 16;
+    char *first = (char *)data + FOLD_HEAD;
     for (size_t k = 1; k < job->n_blocks; k++)
         job->reducer(first, first + k * job->block, job->nreduce);
 }
@@ -114,24 +108,24 @@ int shmpi_stream_reduce(const char *routine, shmem_team_t team, void *dest, cons
                         size_t nreduce, size_t elem_size, shmpi_reducer *reducer, bool scatter,
                         CUstream stream)
 {
-    struct members m = members_of(routine, team);
+    const struct shmpi_group *g = SHMPI_TEAM_GROUP(routine, team);
     size_t len = shmpi_bytes(routine, nreduce, elem_size);
-    size_t all = shmpi_bytes(routine, len, (size_t)m.n);
+    size_t all = shmpi_bytes(routine, len, (size_t)g->n_pes);
     shmpi_stream_enter(routine, stream, true);
     shmpi_stream_peer(routine, "dest", dest, len, shmpi_g.my_pe);
     shmpi_stream_peer(routine, "source", source, scatter ? all : len, shmpi_g.my_pe);
-    size_t block = (len + 15) / 16 * 16, head = sizeof(struct fold) + 16 - sizeof(struct fold) % 16;
-    char *staging = shmpi_stream_staging(routine, head + shmpi_bytes(routine, block, (size_t)m.n));
+    size_t block = (len + 15) / 16 * 16, head = FOLD_HEAD;
+    char *staging = shmpi_stream_staging(routine, head + shmpi_bytes(routine, block, (size_t)g->n_pes));
     struct fold *job = (struct fold *)(void *)staging;
-    *job = (struct fold){reducer, (size_t)m.n, nreduce, block};
-    const char *from = (const char *)source + (scatter ? (size_t)m.me * len : 0);
-    dissemination(routine, &m, stream); /* every source is ready */
-    for (int pe = 0; pe < m.n; pe++)
+    *job = (struct fold){reducer, (size_t)g->n_pes, nreduce, block};
+    const char *from = (const char *)source + (scatter ? (size_t)g->my_pe * len : 0);
+    dissemination(routine, g, stream); /* every source is ready */
+    for (int pe = 0; pe < g->n_pes; pe++)
         shmpi_stream_copy(routine, staging + head + (size_t)pe * block,
                           shmpi_stream_peer(routine, "source", from, len,
-                                            world(routine, &m, pe)),
+                                            world(routine, g, pe)),
                           len, stream);
-    dissemination(routine, &m, stream); /* every block is read: sources may change */
+    dissemination(routine, g, stream); /* every block is read: sources may change */
     shmpi_stream_host_func(routine, fold, job, stream);
     shmpi_stream_copy(routine, dest, staging + head, len, stream);
     shmpi_stream_release(routine, staging, stream);
