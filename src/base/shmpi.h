@@ -295,8 +295,8 @@ struct shmpi_global {
     struct shmpi_heap heap;      /* allocator state for the heap segment */
     struct shmpi_env env;
     struct shmpi_team team_world, team_shared;
-    /* SHMEMX_TEAM_NODE, the PEs of this machine: team_shared where that is
-     * the machine, else team_machine (team.c). */
+    /* SHMEMX_TEAM_NODE, the PEs of this machine: team_world or team_shared
+     * where that is the machine, else team_machine (team.c). */
     struct shmpi_team *team_node, team_machine;
     struct shmpi_ctx ctx_default;
     atomic_int mpi_pending_any;  /* some context has MPI operations to flush */

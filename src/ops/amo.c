@@ -267,7 +267,7 @@ void shmpi_put_signal(const char *routine, shmem_ctx_t handle, void *dest, const
                     SHMEM_SIGNAL_SET, SHMEM_SIGNAL_ADD);
     struct shmpi_ctx *ctx = shmpi_ctx_of(routine, handle);
     int world_pe = shmpi_team_world_pe(routine, ctx->team, pe);
-    if (shmpi_device_word(sig_addr, sizeof(uint64_t))) { /* the signal through the driver, after the data */
+    if (shmpi_device_word(sig_addr, sizeof(uint64_t))) { /* through the driver, after the data */
         shmpi_put(routine, handle, dest, source, nbytes, pe, SHMPI_BLOCKING);
         shmpi_device_word_signal(routine, sig_addr, signal, sig_op, world_pe);
         return;

@@ -100,10 +100,13 @@ void shmpi_teams_init(void)
     shmpi_wait_request(&req[1]);
     team_from_comm(&shmpi_g.team_world, world, NULL);
     team_from_comm(&shmpi_g.team_shared, shared, shmpi_comm_world_pes(shared));
-    /* SHMEMX_TEAM_NODE: the machine's PEs, which SHMPI_MPI_ONLY and
-     * pseudo-nodes take out of SHMEM_TEAM_SHARED. */
+    /* SHMEMX_TEAM_NODE: the machine's PEs.  On one machine that is the world
+     * team, with shared memory and no pseudo-nodes SHMEM_TEAM_SHARED; only a
+     * job across nodes under SHMPI_MPI_ONLY or pseudo-nodes makes a team. */
     shmpi_g.team_node = &shmpi_g.team_shared;
-    if (!shmpi_job_shares_memory() || sh->pseudo_nodes) {
+    if (!shmpi_job_spans_nodes()) {
+        shmpi_g.team_node = &shmpi_g.team_world;
+    } else if (!shmpi_job_shares_memory() || sh->pseudo_nodes) {
         int leader = shmpi_g.my_pe; /* the machine's lowest world PE */
         for (int pe = 0; pe < shmpi_g.my_pe && leader == shmpi_g.my_pe; pe++)
             if (sh->kernel_of[pe] == sh->kernel_of[shmpi_g.my_pe])
@@ -488,21 +491,17 @@ void shmpi_teams_fini(void)
             shmpi_ctx_destroy_all(predefined[t]);
     asets_fini();
     shmpi_team_comm_fini();
-    team_shm_fini(&shmpi_g.team_world, false);
-    team_shm_fini(&shmpi_g.team_shared, false);
-    MPI_Comm_free(&shmpi_g.team_world.comm);
-    MPI_Comm_free(&shmpi_g.team_shared.comm);
-    free(shmpi_g.team_shared.world_pe);
-    free(shmpi_g.team_shared.by_world);
-    shmpi_g.team_shared.world_pe = NULL;
-    shmpi_g.team_shared.by_world = NULL;
-    struct shmpi_team *machine = &shmpi_g.team_machine;
-    if (machine->magic == SHMPI_TEAM_MAGIC) {
-        team_shm_fini(machine, false);
-        MPI_Comm_free(&machine->comm);
-        free(machine->world_pe);
-        free(machine->by_world);
-        *machine = (struct shmpi_team){.magic = 0};
+    for (size_t t = 0; t < sizeof(predefined) / sizeof(predefined[0]); t++) {
+        struct shmpi_team *team = predefined[t];
+        if (team->magic != SHMPI_TEAM_MAGIC)
+            continue; /* the machine's team where it is another team */
+        team_shm_fini(team, false);
+        MPI_Comm_free(&team->comm);
+        free(team->world_pe);
+        free(team->by_world);
+        team->world_pe = NULL;
+        team->by_world = NULL;
     }
+    shmpi_g.team_machine.magic = 0; /* made again, or not, by the next shmem_init */
     shmpi_g.team_node = NULL;
 }
