@@ -61,7 +61,7 @@ case "$prog" in
         echo "run-spmd: FAIL: no line matching: $regex"; exit 1
     fi
     # "expect lines: N": exactly N lines match (one PE says it, not every PE).
-    lines=$(printf '%s\n' "$out" | sed -n 's/^expect lines: //p' | head -1)
+    lines=$(printf '%s\n' "$out" | sed -n 's/^expect lines: \([0-9][0-9]*\)$/\1/p' | head -1)
     matched=$(printf '%s\n' "$out" | grep -v '^expect failure: ' | grep -Ec "$regex")
     if [ -n "$lines" ] && [ "$matched" -ne "$lines" ]; then
         echo "run-spmd: FAIL: $matched lines matching: $regex (want $lines)"; exit 1

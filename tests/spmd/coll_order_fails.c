@@ -38,18 +38,17 @@ int main(int argc, char **argv)
         return 77;
     }
     int *a = shmem_malloc(64), *b = shmem_malloc(64);
-    if (me == 0) {
-        /* The line comes from one of the PEs that see the pair: either side. */
-        const char *theirs = freeing ? "shmem_free" : "shmem_finalize";
-        printf("expect failure: (shmem_int_sum_reduce: PE 1 waits in %s|%s: PE [0-9]+ waits in "
-               "shmem_int_sum_reduce): collectives called in different orders\n",
-               theirs, theirs);
-        printf("expect lines: 1\n");
-        fflush(stdout);
-    }
     shmem_barrier_all();
     if (me == 1) {
-        printf("departs at %lld\n", now_ms());
+        /* What the harness reads, in one write of the one PE that prints
+         * before the failure: the launcher forwards each PE's output on its
+         * own, and lines of two PEs have come out spliced.  The line comes
+         * from one of the PEs that see the pair: either side. */
+        const char *theirs = freeing ? "shmem_free" : "shmem_finalize";
+        printf("expect failure: (shmem_int_sum_reduce: PE 1 waits in %s|%s: PE [0-9]+ waits in "
+               "shmem_int_sum_reduce): collectives called in different orders\n"
+               "expect lines: 1\ndeparts at %lld\n",
+               theirs, theirs, now_ms());
         fflush(stdout);
         if (freeing) {
             shmem_free(a);
