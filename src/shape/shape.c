@@ -211,6 +211,7 @@ static bool find_nodes(const struct shmpi_pe_card *cards, int *order, int n, siz
         for (int i = start; i < end; i += group)
             sh->leader_pe[sh->n_leaders++] = order[i];
         if (node == cards[shmpi_g.my_pe].node) {
+            sh->machine_leader = order[start];
             memcpy(sh->node_pe, order + start, (size_t)on_node * sizeof(int));
             sh->node_size = on_node;
         }

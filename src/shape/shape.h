@@ -55,6 +55,7 @@ struct shmpi_shape {
     bool amo_by_message;    /* every PE does: AMOs go to the word's owner (amo_message.c) */
     char **peer_ptr[SHMPI_NSEGS]; /* [n_pes]: where this PE loads and stores
                                      PE pe's segment s directly, or NULL */
+    int machine_leader;     /* the lowest world PE of this PE's node, pseudo-nodes aside */
     int *node_pe;           /* [node_size]: the world PEs of this (pseudo-)node, in order */
     int node_size, node_rank; /* their number, and this PE's index among them */
     int *leader_pe;         /* [n_leaders]: the lowest PE of each (pseudo-)node, in order */

@@ -107,12 +107,10 @@ void shmpi_teams_init(void)
     if (!shmpi_job_spans_nodes()) {
         shmpi_g.team_node = &shmpi_g.team_world;
     } else if (!shmpi_job_shares_memory() || sh->pseudo_nodes) {
-        int leader = shmpi_g.my_pe; /* the machine's lowest world PE */
-        for (int pe = 0; pe < shmpi_g.my_pe && leader == shmpi_g.my_pe; pe++)
-            if (sh->kernel_of[pe] == sh->kernel_of[shmpi_g.my_pe])
-                leader = pe;
+        /* The node of the shape (kernel, host name, /dev/shm), as the
+         * shared team is without SHMPI_MPI_ONLY and pseudo-nodes. */
         MPI_Comm machine;
-        MPI_Comm_split(shmpi_g.comm, leader, shmpi_g.my_pe, &machine);
+        MPI_Comm_split(shmpi_g.comm, sh->machine_leader, shmpi_g.my_pe, &machine);
         team_from_comm(&shmpi_g.team_machine, machine, shmpi_comm_world_pes(machine));
         shmpi_g.team_node = &shmpi_g.team_machine;
     }

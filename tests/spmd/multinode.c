@@ -10,7 +10,8 @@
  *              PEs 0..P-1 on the first;
  *   shared     SHMEM_TEAM_SHARED is the set of PEs whose heap shmem_ptr maps, all on this
  *              node, and (default mode) exactly this node's PEs; shmem_ptr gives NULL for
- *              the heap and static data of every PE of another node;
+ *              the heap and static data of every PE of another node; SHMEMX_TEAM_NODE
+ *              is exactly this node's PEs in every mode;
  *   reach      every PE puts to, gets from, and adds atomically to the static data and the
  *              heap of every PE; the values and totals are exact;
  *   order      each PE writes blocks to a PE it maps ("near": copies) and to one it does
@@ -18,6 +19,7 @@
  *              put, put, fence, flag put to each -> each sees its block complete when its
  *              flag arrives; put, put, quiet, flag on the far PE -> the far PE finds both
  *              blocks complete (its own, and the near PE's by a get).
+ * With "mpi_only": the same under SHMPI_MPI_ONLY=1 (set before shmem_init).
  * With "busy USEC": the progress thread runs every USEC microseconds; the last PE computes
  * for BUSY_SECONDS without calling shmpi while PE 0 puts to its static data and heap,
  * gets, and adds atomically: each must complete well before the computation ends.
@@ -33,6 +35,7 @@
 #include <unistd.h>
 
 #include "testlib.h"
+#include <shmemx.h>
 
 #define MAX_PES 64
 #define BLOCK 4096 /* longs per block (32 KiB) */
@@ -133,6 +136,16 @@ static void check_shared(long *heap_word)
     for (int i = 0; i < size; i++) {
         int pe = shmem_team_translate_pe(SHMEM_TEAM_SHARED, i, SHMEM_TEAM_WORLD);
         CHECK(pe >= 0 && group_of[pe] == group_of[me], "team member %d is PE %d", i, pe);
+    }
+    /* SHMEMX_TEAM_NODE: exactly this node's PEs in world order, in every mode. */
+    CHECK(shmem_team_n_pes(SHMEMX_TEAM_NODE) == node_size, "SHMEMX_TEAM_NODE has %d PEs, node %d",
+          shmem_team_n_pes(SHMEMX_TEAM_NODE), node_size);
+    for (int i = 0, pe = 0; i < node_size; i++, pe++) {
+        while (node_of[pe] != node_of[me])
+            pe++;
+        CHECK(shmem_team_translate_pe(SHMEMX_TEAM_NODE, i, SHMEM_TEAM_WORLD) == pe,
+              "SHMEMX_TEAM_NODE member %d is PE %d, want PE %d", i,
+              shmem_team_translate_pe(SHMEMX_TEAM_NODE, i, SHMEM_TEAM_WORLD), pe);
     }
 }
 
@@ -327,6 +340,8 @@ int main(int argc, char **argv)
     int busy_mode = argc > 1 && strcmp(argv[1], "busy") == 0;
     if (busy_mode && argc > 2)
         setenv("SHMPI_PROGRESS_THREAD", argv[2], 1);
+    if (argc > 1 && strcmp(argv[1], "mpi_only") == 0) /* the MPI path across nodes too */
+        setenv("SHMPI_MPI_ONLY", "1", 1);
     shmem_init();
     n = shmem_n_pes();
     me = shmem_my_pe();
