@@ -206,6 +206,10 @@ static void watch_once(uint64_t *episode, uint64_t *since_ns)
      * lowest says it, the others give it DEPART_DEFER_MS more to end the
      * job, so the job ends with one line. */
     uint64_t grace_ms = DEPART_GRACE_MS + (shmpi_g.my_pe == lowest_partner(pe) ? 0 : DEPART_DEFER_MS);
+    /* The departed PE's order check, which sees this PE's collective, leaves
+     * the line to this watch (said again at each turn: a record published
+     * later clears it). */
+    shmpi_diag_blame_departed(pe);
     if (now - *since_ns < grace_ms * 1000000ull)
         return;
     const char *routine = atomic_load_explicit(&shmpi_blocking.routine, memory_order_relaxed);

@@ -19,9 +19,9 @@
  *   in a later one, where this one needs every member before any leaves),
  *   or in shmem_finalize where this wait cannot meet it, means the program
  *   called collectives in different orders; seen at two looks a second
- *   apart (a partner that just moved on is not mistaken for one), the lower
- *   PE of the pair ends the job with one line naming both (the higher one a
- *   look later, should the lower not do it).
+ *   apart (a partner that just moved on is not mistaken for one), it ends
+ *   the job with one line naming both: the lowest PE that sees it among the
+ *   partners (the others two looks later, should it not do it).
  *
  * - Hang report (SHMPI_HANG_REPORT).  A PE whose wait has lasted that long
  *   joins rounds of MPI_Iallreduce(MIN) on a communicator of its own: it
@@ -72,10 +72,13 @@ enum {
     W_FLAGS,     /* FLAG_* */
     W_SEGMENT,   /* the awaited address: segment + offset (symmetric), or -1 */
     W_OFFSET,
-    W_BLAMES,    /* PE + 1 of a PE its order check blames (written alone) */
+    W_BLAMES,    /* PE + 1 of a PE its order check blames, | BLAME_DEPARTED (written alone) */
     W_ROUTINE,   /* the routine's name, to the end */
 };
 #define ROUTINE_BYTES ((SHMPI_WAIT_RECORD_WORDS - W_ROUTINE) * 8)
+/* In W_BLAMES: the departure watch (depart.c) of this PE ends the job for the
+ * departed PE named within a second; every PE that sees it leaves it the line. */
+#define BLAME_DEPARTED (1ull << 32)
 #define FLAG_FINALIZE_MAY_MEET 1u
 #define FLAG_WORLD 2u
 
@@ -297,7 +300,7 @@ static struct {
 struct look {
     int suspect;             /* PE + 1 of a partner that cannot meet this wait */
     struct wait_view theirs; /* its record */
-    bool lower_blames;       /* a lower partner blames the PE this wait blames, or it */
+    bool other_says;         /* a partner will end the job with the line (see look_at) */
 };
 
 static void look_at(const struct shmpi_waiter *w, const struct wait_view *mine,
@@ -311,22 +314,32 @@ static void look_at(const struct shmpi_waiter *w, const struct wait_view *mine,
         l->suspect = pe + 1;
         l->theirs = theirs;
     }
-    /* A lower partner that blames the same PE, or this one: it says it. */
-    int blames = (int)word[W_BLAMES];
-    if (pe < shmpi_g.my_pe && blames && (blames == w->suspect || blames == shmpi_g.my_pe + 1))
-        l->lower_blames = true;
+    /* A lower partner that blames any PE says the line (or leaves it to a
+     * lower one in turn); so does a partner whose departure watch blames
+     * this PE or the one it blames, lower or higher. */
+    int blames = (int)(word[W_BLAMES] & 0xffffffffu);
+    bool departed = word[W_BLAMES] & BLAME_DEPARTED;
+    if (blames && (pe < shmpi_g.my_pe ||
+                   (departed && (blames == w->suspect || blames == shmpi_g.my_pe + 1))))
+        l->other_says = true;
 }
 
-static void set_blame(int pe_plus_1)
+static void set_blame(uint64_t blame)
 {
-    atomic_store_explicit(&own_record()->word[W_BLAMES], (uint64_t)pe_plus_1,
-                          memory_order_relaxed);
+    atomic_store_explicit(&own_record()->word[W_BLAMES], blame, memory_order_relaxed);
+}
+
+void shmpi_diag_blame_departed(int pe)
+{
+    if (records_on)
+        set_blame((uint64_t)(pe + 1) | BLAME_DEPARTED);
 }
 
 /* A partner seen at two looks in a collective that cannot meet this one
  * ends the job.  Every PE that sees it says whom it blames in its record,
- * and leaves the line to a lower partner blaming the same PE or this one
- * (two looks more, should that one not end the job), so one PE prints it. */
+ * and leaves the line to a lower partner that blames some PE, or to a
+ * departure watch (two looks more, should that one not end the job), so
+ * one PE prints it. */
 static void conclude(struct shmpi_waiter *w, const struct wait_view *mine, const struct look *l)
 {
     if (!l->suspect) {
@@ -338,10 +351,10 @@ static void conclude(struct shmpi_waiter *w, const struct wait_view *mine, const
     if (w->suspect != l->suspect) {
         w->suspect = l->suspect;
         w->suspect_looks = 1;
-        set_blame(l->suspect);
+        set_blame((uint64_t)l->suspect);
         return;
     }
-    if (++w->suspect_looks < 2 || (l->lower_blames && w->suspect_looks < 4))
+    if (++w->suspect_looks < 2 || (l->other_says && w->suspect_looks < 4))
         return;
     const char *routine = mine->routine[0] ? mine->routine : "shmpi";
     if (w->for_blocked_call)

@@ -16,5 +16,8 @@ void shmpi_diag_fini(void);
  * record and the checks, from this thread; the checks that need MPI only
  * where MPI gives MPI_THREAD_MULTIPLE. */
 void shmpi_diag_watch(void);
+/* From the departure watch: this PE will end the job for departed PE pe
+ * soon; partners that blame pe or this PE leave the line to it. */
+void shmpi_diag_blame_departed(int pe);
 
 #endif
