@@ -47,6 +47,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1
 #endif
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -730,8 +731,16 @@ EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytes)
         pthread_mutex_unlock(&regions_lock);
         return ERROR_OUT_OF_MEMORY;
     }
-    snprintf(r->name, sizeof r->name, "/fake-cuda-%d-%u", (int)getpid(), serial++);
-    int fd = shm_open(r->name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    /* A name of a process that ended without freeing (killed: the real
+     * driver frees, this one cannot) may be there under a reused PID: the
+     * next name then. */
+    int fd = -1;
+    for (int tries = 0; fd < 0 && tries < 1000; tries++) {
+        snprintf(r->name, sizeof r->name, "/fake-cuda-%d-%u", (int)getpid(), serial++);
+        fd = shm_open(r->name, O_RDWR | O_CREAT | O_EXCL, 0600);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
     if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0) {
         if (fd >= 0) {
             close(fd);

@@ -11,9 +11,16 @@
  * memory itself only through cuMemcpy of the same library.
  *
  * An argument selects a misuse case instead (tests/device_errors.test):
- * amo, wait, coll (a strided alltoalls), strided-local, no-heap.
+ * amo, wait, coll (a strided alltoalls), strided-local, no-heap.  Or
+ * "stale": the same test with a fake device memory object of an ended
+ * process under this PE's PID (a killed job's are left in /dev/shm, and
+ * PIDs come round again): the fake driver must take another name.
  */
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <shmem.h>
 #include <shmemx.h>
 #include <stdint.h>
@@ -116,6 +123,13 @@ int main(int argc, char **argv)
 #endif
     if (argc > 1 && !strcmp(argv[1], "no-heap"))
         setenv("SHMPI_DEVICE_HEAP_SIZE", "0", 1);
+    char stale[64] = ""; /* the fake driver's first name in this process */
+    if (argc > 1 && !strcmp(argv[1], "stale")) {
+        snprintf(stale, sizeof stale, "/fake-cuda-%d-0", (int)getpid());
+        int fd = shm_open(stale, O_RDWR | O_CREAT | O_EXCL, 0600);
+        CHECK(fd >= 0, "cannot make %s in /dev/shm", stale);
+        close(fd);
+    }
     shmem_init();
     int me = shmem_my_pe(), npes = shmem_n_pes();
     int right = (me + 1) % npes, left = (me + npes - 1) % npes;
@@ -131,7 +145,7 @@ int main(int argc, char **argv)
     long *dev = shmemx_device_calloc(N, sizeof(long));
     long *dev_src = shmemx_device_malloc(N * sizeof(long));
     CHECK(dev && dev_src, "device allocation failed");
-    if (argc > 1)
+    if (argc > 1 && !stale[0])
         misuse(argv[1], dev, right);
 
     long *host_heap = shmem_calloc(N, sizeof(long));
@@ -341,6 +355,8 @@ int main(int argc, char **argv)
     if (me == 0 && fake_count)
         printf("fake driver: %lu copies, %lu syncs, %lu IPC opens on PE 0\n", copies(),
                fake_count("syncs"), fake_count("ipc_opens"));
+    if (stale[0])
+        shm_unlink(stale);
     test_passed("device_heap");
     shmem_finalize();
     return 0;
