@@ -11,10 +11,18 @@
 #include <shmem.h>
 #include <stdio.h>
 #define ITER 20000
-static long *heap, *flag;
+static long *heap;
 static long local[16];
-#define OP(NAME, BODY) \
-    __attribute__((noinline)) static void op_##NAME(int pe) { for (int i = 0; i < ITER; i++) { BODY; } __asm__ volatile("" ::: "memory"); }
+/* pe is unused by the operations that name no PE. */
+#define OP(NAME, BODY)                                                                        \
+    __attribute__((noinline)) static void op_##NAME(int pe)                                   \
+    {                                                                                         \
+        (void)pe;                                                                             \
+        for (int i = 0; i < ITER; i++) {                                                      \
+            BODY;                                                                             \
+        }                                                                                     \
+        __asm__ volatile("" ::: "memory");                                                    \
+    }
 OP(put8, shmem_long_put(heap, local, 1, pe))
 OP(get8, shmem_long_get(local, heap, 1, pe))
 OP(put_nbi8, shmem_long_put_nbi(heap, local, 1, pe))
@@ -32,7 +40,6 @@ int main(void)
 {
     shmem_init();
     heap = shmem_calloc(64, sizeof(long));
-    flag = heap + 8;
     int me = shmem_my_pe(), n = shmem_n_pes(), pe = (me + 1) % n;
     shmem_barrier_all();
     if (n == 1 || me == 0) {
