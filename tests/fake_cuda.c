@@ -15,19 +15,53 @@
  * (cuStreamWriteValue, cuStreamWaitValue), host function, event record or
  * wait and kernel launch returns once enqueued.  Stream 0 and the handles
  * CU_STREAM_LEGACY (0x1) and CU_STREAM_PER_THREAD (0x2) all name one
- * per-process default stream (without the legacy stream's implicit
- * synchronization with other streams).  A stream's first failing operation
+ * per-process legacy default stream.  A stream's first failing operation
  * leaves a sticky error that its later calls return; the operations queued
  * behind it are skipped (event records still complete, so no one waits on
  * them forever).  A stream wait polls its word, sleeping between polls (the
  * PEs of a test outnumber the CPUs).  The one kernel is shmpi_signal_add
  * (a 64-bit atomic add), launched as PTX text; it runs once per launch.
- * cuMemcpy stays synchronous.  After fork the child has no streams.
+ * After fork the child has no streams.
+ *
+ * Completion is as late as the driver API's documentation ("API
+ * synchronization behavior") allows, so that code waiting too little fails
+ * here and not only on a GPU:
+ *   - cuMemcpy, cuMemcpyHtoD_v2, cuMemcpyDtoD_v2 into device memory from
+ *     pageable host memory or device memory: the source is captured at the
+ *     call, the bytes land later, in order on the legacy stream.  From
+ *     pinned memory (cuMemAllocHost_v2, cuMemHostRegister_v2), into host
+ *     memory (cuMemcpyDtoH_v2), and host to host: complete at return.
+ *   - cuMemsetD8_v2, cuMemsetD32_v2 on device memory: land later on the
+ *     legacy stream (on pinned memory: complete at return).
+ *   - every async copy and memset lands later on its stream (a pageable
+ *     source captured at the call, as the driver stages it); async copies
+ *     host to host complete at return.
+ *   - "later": not before SHMPI_FAKE_CUDA_LATE_US after the call.
+ *   - host functions (cuLaunchHostFunc) run on one thread of the process
+ *     (serialized, as the documentation allows), not the stream's worker;
+ *     the stream waits for each to return.
+ *   - cuStreamDestroy_v2 returns at once; the stream's queued work still
+ *     runs, then it goes.
+ *   - the legacy stream synchronizes implicitly with the blocking streams
+ *     (created without CU_STREAM_NON_BLOCKING): its work waits for theirs
+ *     enqueued before, and theirs for its; non-blocking streams never wait
+ *     for it.  cuStreamSynchronize(0) waits for the legacy stream,
+ *     cuCtxSynchronize for every stream.
  *
  * Environment, read when a call is made:
  *   SHMPI_FAKE_CUDA_DEVICES=N      the number of devices (default 1)
- *   SHMPI_FAKE_CUDA_DELAY_US=N     each async copy/memset waits N us in its
- *                                  worker first: enqueue visibly returns early
+ *   SHMPI_FAKE_CUDA_LATE_US=N      work that may land later lands no
+ *                                  earlier than N us after its call
+ *                                  (default 2000; 0: as soon as its stream
+ *                                  gets to it)
+ *   SHMPI_FAKE_CUDA_SYNCHRONOUS=1  the fake of before: synchronous copies
+ *                                  and memsets complete at return, nothing
+ *                                  is late or captured, host functions run
+ *                                  on the stream's worker, cuStreamDestroy
+ *                                  waits for the stream (for comparisons)
+ *   SHMPI_FAKE_CUDA_DELAY_US=N     each async copy/memset also waits N us in
+ *                                  its worker first: enqueue visibly returns
+ *                                  early, and a stream of them is slow
  *   SHMPI_FAKE_CUDA_WAIT_TIMEOUT=S a stream wait gives up after S seconds
  *                                  (default 20), says so on stderr and leaves
  *                                  error 702 on its stream: a test ends
@@ -37,12 +71,14 @@
  *   SHMPI_FAKE_CUDA_NO_JIT=1       cuModuleLoadData fails with 221, as
  *                                  without the PTX JIT compiler
  * fake_cuda_count(WHAT) reads this process's counters, so tests can check
- * that the device path ran: "copies" (cuMemcpy and async copies and memsets
- * run), "syncs" (stream and context synchronizations), "ipc_opens",
- * "allocs", "host_allocs" (cuMemAllocHost), "writes", "waits" (stream
- * memory operations run), "host_funcs", "kernels" (run) and "stream_ops"
- * (every operation enqueued).  fake_cuda_stream_pending(S) counts the
- * operations enqueued on S and not finished (0 when idle).
+ * that the device path ran: "copies" (copies and memsets run), "syncs"
+ * (stream and context synchronizations), "ipc_opens", "allocs",
+ * "host_allocs" (cuMemAllocHost), "writes", "waits" (stream memory
+ * operations run), "host_funcs", "kernels" (run), "stream_ops" (every
+ * operation enqueued, the implicit waits of the legacy stream not counted)
+ * and "late" (copies and memsets that landed after their synchronous call
+ * returned).  fake_cuda_stream_pending(S) counts the operations enqueued on
+ * S and not finished (0 when idle).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1
@@ -89,6 +125,8 @@ enum {
     ERROR_NOT_READY = 600,
     ERROR_ILLEGAL_ADDRESS = 700,
     ERROR_LAUNCH_TIMEOUT = 702,
+    ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
+    ERROR_HOST_MEMORY_NOT_REGISTERED = 713,
     ERROR_NOT_SUPPORTED = 801,
 };
 
@@ -101,6 +139,7 @@ struct region {
     char name[48];      /* the shared-memory object */
     int owned;          /* allocated here (else opened from a handle) */
     int pinned;         /* cuMemAllocHost memory: host and device are one */
+    int registered;     /* cuMemHostRegister memory (pinned, the program's) */
 };
 #define MAX_REGIONS 256
 static struct region regions[MAX_REGIONS];
@@ -115,7 +154,7 @@ static struct CUctx_st {
 } contexts[16];
 static _Thread_local CUcontext current;
 static atomic_ulong copies, syncs, ipc_opens, allocs, host_allocs, writes, waits, host_funcs,
-    kernels, stream_ops;
+    kernels, stream_ops, late;
 
 EXPORT unsigned long fake_cuda_count(const char *what)
 {
@@ -126,7 +165,7 @@ EXPORT unsigned long fake_cuda_count(const char *what)
         {"copies", &copies},         {"syncs", &syncs},           {"ipc_opens", &ipc_opens},
         {"allocs", &allocs},         {"host_allocs", &host_allocs}, {"writes", &writes},
         {"waits", &waits},           {"host_funcs", &host_funcs}, {"kernels", &kernels},
-        {"stream_ops", &stream_ops},
+        {"stream_ops", &stream_ops}, {"late", &late},
     };
     for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++)
         if (!strcmp(what, counters[i].name))
@@ -145,6 +184,21 @@ static int env_flag(const char *name)
 {
     const char *value = getenv(name);
     return value && *value && strcmp(value, "0");
+}
+
+static int synchronous(void)
+{
+    return env_flag("SHMPI_FAKE_CUDA_SYNCHRONOUS");
+}
+
+/* How long after its call work that may land later lands at the earliest. */
+static unsigned late_us(void)
+{
+    if (synchronous())
+        return 0;
+    const char *value = getenv("SHMPI_FAKE_CUDA_LATE_US");
+    long n = value && *value ? atol(value) : 2000;
+    return n > 0 ? (unsigned)n : 0;
 }
 
 /* The caller holds regions_lock. */
@@ -166,11 +220,15 @@ static char *reach(CUdeviceptr ptr)
     return r ? r->host + ((uintptr_t)ptr - (uintptr_t)r->device) : (char *)(uintptr_t)ptr;
 }
 
+/* What memory an address is in, for the completion rules. */
+enum where { PAGEABLE, PINNED, DEVICE };
+
 /* An address an operation will use later: gen 0 for host memory unknown to
  * the driver, else the generation of the region that held it at enqueue. */
 struct ref {
     CUdeviceptr ptr;
     unsigned long gen;
+    enum where where;
 };
 
 /* Checks [ptr, ptr+bytes) at enqueue: inside one region, or (unless
@@ -182,6 +240,7 @@ static CUresult make_ref(struct ref *ref, CUdeviceptr ptr, size_t bytes, int dev
     struct region *r = find((void *)(uintptr_t)ptr);
     ref->ptr = ptr;
     ref->gen = r ? r->gen : 0;
+    ref->where = !r ? PAGEABLE : r->pinned ? PINNED : DEVICE;
     if (r ? bytes > r->size - (size_t)(ptr - (uintptr_t)r->device) : device)
         status = ERROR_INVALID_VALUE;
     pthread_mutex_unlock(&regions_lock);
@@ -231,7 +290,17 @@ static struct region *free_slot(void)
 }
 
 /* ---- streams and events ------------------------------------------------------------- */
-enum op_kind { OP_COPY, OP_SET, OP_WRITE, OP_WAIT, OP_HOST_FUNC, OP_RECORD, OP_WAIT_EVENT, OP_ADD };
+enum op_kind {
+    OP_COPY,
+    OP_SET,
+    OP_WRITE,
+    OP_WAIT,
+    OP_HOST_FUNC,
+    OP_RECORD,
+    OP_WAIT_EVENT,
+    OP_ADD,
+    OP_WAIT_STREAM, /* the legacy stream's implicit synchronization */
+};
 
 struct CUevent_st {
     pthread_mutex_t lock;
@@ -248,13 +317,19 @@ struct op {
     size_t bytes;
     unsigned long long value;
     unsigned flags;
-    int width;               /* 4 or 8: a stream memory operation's word */
+    int width;               /* stream memory operations: 4 or 8; memsets: 1 or 4 */
     unsigned delay_us;       /* copies: SHMPI_FAKE_CUDA_DELAY_US */
+    double not_before;       /* copies, memsets: the earliest they land (LATE_US) */
+    int after_return;        /* a synchronous call's work, landing after it returned */
+    char *staged;            /* a pageable source captured at the call (the op's) */
+    int host_thread;         /* a host function run on the host-function thread */
     double timeout;          /* waits: SHMPI_FAKE_CUDA_WAIT_TIMEOUT */
     void (*fn)(void *);
     void *data;
     CUevent event;
     unsigned long seq;       /* the event's record */
+    struct CUstream_st *other; /* OP_WAIT_STREAM: waits until it has done `target` */
+    unsigned long target;
 };
 
 struct CUstream_st {
@@ -264,15 +339,18 @@ struct CUstream_st {
     struct op *head, *tail;
     unsigned long enqueued, done;
     CUresult error;          /* sticky */
-    int stop;
+    int stop;                /* destroyed: the worker ends when the queue is empty */
+    int blocking;            /* the legacy stream, or made without CU_STREAM_NON_BLOCKING */
     pthread_t worker;
     CUcontext ctx;
-    int refs;                /* the stream list's and cuCtxSynchronize's (streams_lock) */
+    /* The worker's, cuCtxSynchronize's and each implicit wait's on it
+     * (streams_lock); the stream leaves the list when its worker ends. */
+    int refs;
     struct CUstream_st *next;
 };
 
 static pthread_mutex_t streams_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct CUstream_st *streams; /* every live stream, the default one included */
+static struct CUstream_st *streams; /* every stream whose worker runs, the default one too */
 static struct CUstream_st *default_stream;
 
 static int is_default(CUstream s)
@@ -291,6 +369,13 @@ static double now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void sleep_until(double when)
+{
+    double left = when - now();
+    if (left > 0)
+        sleep_us((long)(left * 1e6) + 1);
 }
 
 static void event_release(CUevent e)
@@ -359,6 +444,67 @@ static CUresult run_wait(const struct op *op)
     }
 }
 
+/* ---- host functions: one thread of the process runs them, in turn ---------------------- */
+struct host_job {
+    struct host_job *next;
+    void (*fn)(void *);
+    void *data;
+    int done;
+};
+static pthread_mutex_t host_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t host_work = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t host_done = PTHREAD_COND_INITIALIZER;
+static struct host_job *host_head, *host_tail;
+static int host_thread_running;
+
+static void *host_thread(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&host_lock);
+    for (;;) {
+        while (!host_head)
+            pthread_cond_wait(&host_work, &host_lock);
+        struct host_job *job = host_head;
+        host_head = job->next;
+        if (!host_head)
+            host_tail = NULL;
+        pthread_mutex_unlock(&host_lock);
+        job->fn(job->data);
+        pthread_mutex_lock(&host_lock);
+        job->done = 1;
+        pthread_cond_broadcast(&host_done);
+    }
+    return NULL;
+}
+
+/* Runs fn(data) on the host-function thread and returns when it has (on the
+ * caller's thread if no thread can be made). */
+static void run_on_host_thread(void (*fn)(void *), void *data)
+{
+    struct host_job job = {NULL, fn, data, 0};
+    pthread_mutex_lock(&host_lock);
+    if (!host_thread_running) {
+        pthread_t thread;
+        host_thread_running = pthread_create(&thread, NULL, host_thread, NULL) == 0;
+        if (host_thread_running)
+            pthread_detach(thread);
+    }
+    if (!host_thread_running) {
+        pthread_mutex_unlock(&host_lock);
+        fn(data);
+        return;
+    }
+    if (host_tail)
+        host_tail->next = &job;
+    else
+        host_head = &job;
+    host_tail = &job;
+    pthread_cond_signal(&host_work);
+    while (!job.done)
+        pthread_cond_wait(&host_done, &host_lock);
+    pthread_mutex_unlock(&host_lock);
+}
+
 /* One operation, in the stream's worker. */
 static CUresult run(struct op *op)
 {
@@ -369,6 +515,7 @@ static CUresult run(struct op *op)
     case OP_SET:
         if (op->delay_us)
             sleep_us(op->delay_us);
+        sleep_until(op->not_before);
         pthread_mutex_lock(&regions_lock);
         p = resolve(op->dst);
         q = op->kind == OP_COPY ? resolve(op->src) : p;
@@ -376,11 +523,17 @@ static CUresult run(struct op *op)
             status = ERROR_ILLEGAL_ADDRESS;
         else if (op->kind == OP_COPY)
             memmove(p, q, op->bytes);
+        else if (op->width == 4)
+            for (size_t i = 0; i < op->bytes / 4; i++)
+                memcpy(p + 4 * i, &(uint32_t){(uint32_t)op->value}, 4);
         else
             memset(p, (int)op->value, op->bytes);
         pthread_mutex_unlock(&regions_lock);
-        if (status == SUCCESS)
+        if (status == SUCCESS) {
             copies++;
+            if (op->after_return)
+                late++;
+        }
         return status;
     case OP_WRITE:
         pthread_mutex_lock(&regions_lock);
@@ -403,7 +556,10 @@ static CUresult run(struct op *op)
     case OP_WAIT:
         return run_wait(op);
     case OP_HOST_FUNC:
-        op->fn(op->data);
+        if (op->host_thread)
+            run_on_host_thread(op->fn, op->data);
+        else
+            op->fn(op->data);
         host_funcs++;
         return SUCCESS;
     case OP_RECORD:
@@ -414,6 +570,12 @@ static CUresult run(struct op *op)
         while (op->event->completed < op->seq)
             pthread_cond_wait(&op->event->done, &op->event->lock);
         pthread_mutex_unlock(&op->event->lock);
+        return SUCCESS;
+    case OP_WAIT_STREAM:
+        pthread_mutex_lock(&op->other->lock);
+        while (op->other->done < op->target)
+            pthread_cond_wait(&op->other->idle, &op->other->lock);
+        pthread_mutex_unlock(&op->other->lock);
         return SUCCESS;
     case OP_ADD:
         pthread_mutex_lock(&regions_lock);
@@ -429,6 +591,36 @@ static CUresult run(struct op *op)
     return ERROR_INVALID_VALUE;
 }
 
+static void stream_free(struct CUstream_st *s)
+{
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->work);
+    pthread_cond_destroy(&s->idle);
+    free(s);
+}
+
+/* Drops a reference to `s`, freeing it with the last. */
+static void stream_release(struct CUstream_st *s)
+{
+    pthread_mutex_lock(&streams_lock);
+    int last = --s->refs == 0;
+    pthread_mutex_unlock(&streams_lock);
+    if (last)
+        stream_free(s);
+}
+
+static void op_free(struct op *op)
+{
+    if (op->event)
+        event_release(op->event);
+    if (op->other)
+        stream_release(op->other);
+    free(op->staged);
+    free(op);
+}
+
+/* Serves the queue until the stream is destroyed and its queue empty; then
+ * the stream leaves the list. */
 static void *worker(void *arg)
 {
     struct CUstream_st *s = arg;
@@ -449,9 +641,7 @@ static void *worker(void *arg)
             status = run(op);
         else if (op->kind == OP_RECORD) /* skipped, but no one waits forever */
             event_complete(op->event, op->seq);
-        if (op->event)
-            event_release(op->event);
-        free(op);
+        op_free(op);
         pthread_mutex_lock(&s->lock);
         if (status != SUCCESS && !s->error)
             s->error = status;
@@ -459,10 +649,19 @@ static void *worker(void *arg)
         pthread_cond_broadcast(&s->idle);
     }
     pthread_mutex_unlock(&s->lock);
+    pthread_mutex_lock(&streams_lock);
+    struct CUstream_st **link = &streams;
+    while (*link && *link != s)
+        link = &(*link)->next;
+    if (*link)
+        *link = s->next;
+    pthread_mutex_unlock(&streams_lock);
+    stream_release(s);
     return NULL;
 }
 
-static CUresult stream_new(struct CUstream_st **out, CUcontext ctx)
+/* A stream and its worker, put on the list.  The caller holds streams_lock. */
+static CUresult stream_new(struct CUstream_st **out, CUcontext ctx, int blocking)
 {
     struct CUstream_st *s = calloc(1, sizeof *s);
     if (!s)
@@ -471,86 +670,118 @@ static CUresult stream_new(struct CUstream_st **out, CUcontext ctx)
     pthread_cond_init(&s->work, NULL);
     pthread_cond_init(&s->idle, NULL);
     s->ctx = ctx;
+    s->blocking = blocking;
     s->refs = 1;
     if (pthread_create(&s->worker, NULL, worker, s) != 0) {
-        pthread_mutex_destroy(&s->lock);
-        pthread_cond_destroy(&s->work);
-        pthread_cond_destroy(&s->idle);
-        free(s);
+        stream_free(s);
         return ERROR_OUT_OF_MEMORY;
     }
+    pthread_detach(s->worker);
+    s->next = streams;
+    streams = s;
     *out = s;
     return SUCCESS;
 }
 
-/* The caller holds streams_lock; returns whether this was the last reference. */
-static int stream_unref(struct CUstream_st *s)
+/* The stream a handle names: the legacy stream (made on first use) or a
+ * live stream not destroyed.  The caller holds streams_lock. */
+static CUresult stream_lookup(CUstream handle, struct CUstream_st **out)
 {
-    return --s->refs == 0;
+    if (is_default(handle)) {
+        CUresult status = SUCCESS;
+        if (!default_stream)
+            status = stream_new(&default_stream, current, 1);
+        *out = default_stream;
+        return status;
+    }
+    struct CUstream_st *s = streams;
+    while (s && (s != handle || s->stop))
+        s = s->next;
+    *out = s;
+    return s ? SUCCESS : ERROR_INVALID_HANDLE;
 }
 
-static void stream_free(struct CUstream_st *s)
-{
-    pthread_mutex_destroy(&s->lock);
-    pthread_cond_destroy(&s->work);
-    pthread_cond_destroy(&s->idle);
-    free(s);
-}
-
-/* The stream a handle names: the default stream (made on first use) or one
- * of the live streams. */
 static CUresult stream_of(CUstream handle, struct CUstream_st **out)
 {
-    CUresult status = SUCCESS;
     pthread_mutex_lock(&streams_lock);
-    if (is_default(handle)) {
-        if (!default_stream) {
-            status = stream_new(&default_stream, current);
-            if (status == SUCCESS) {
-                default_stream->next = streams;
-                streams = default_stream;
-            }
-        }
-        *out = default_stream;
-    } else {
-        struct CUstream_st *s = streams;
-        while (s && s != handle)
-            s = s->next;
-        if (!s)
-            status = ERROR_INVALID_HANDLE;
-        *out = s;
-    }
+    CUresult status = stream_lookup(handle, out);
     pthread_mutex_unlock(&streams_lock);
     return status;
 }
 
-/* Puts a copy of `op` on `handle`'s queue, unless the stream has failed. */
-static CUresult enqueue(CUstream handle, const struct op *op)
+/* Appends `op` (allocated) to the queue of `s`, unless the stream has failed:
+ * then returns its error and frees `op`. */
+static CUresult push(struct CUstream_st *s, struct op *op)
 {
-    struct CUstream_st *s;
-    CUresult status = stream_of(handle, &s);
-    if (status != SUCCESS)
-        return status;
-    struct op *copy = malloc(sizeof *copy);
-    if (!copy)
-        return ERROR_OUT_OF_MEMORY;
-    *copy = *op;
-    copy->next = NULL;
+    op->next = NULL;
     pthread_mutex_lock(&s->lock);
-    status = s->error;
+    CUresult status = s->error;
     if (status == SUCCESS) {
         if (s->tail)
-            s->tail->next = copy;
+            s->tail->next = op;
         else
-            s->head = copy;
-        s->tail = copy;
+            s->head = op;
+        s->tail = op;
         s->enqueued++;
-        stream_ops++;
         pthread_cond_signal(&s->work);
     }
     pthread_mutex_unlock(&s->lock);
     if (status != SUCCESS)
-        free(copy);
+        op_free(op);
+    return status;
+}
+
+/* The legacy stream's implicit synchronization: `s` waits for what `t` has
+ * enqueued so far, if any of it is still to run.  The caller holds
+ * streams_lock, which orders every enqueue: a wait is always for earlier
+ * work, so these waits never form a cycle. */
+static CUresult wait_for_stream(struct CUstream_st *s, struct CUstream_st *t)
+{
+    pthread_mutex_lock(&t->lock);
+    unsigned long target = t->enqueued > t->done ? t->enqueued : 0;
+    pthread_mutex_unlock(&t->lock);
+    if (!target)
+        return SUCCESS;
+    struct op *wait = calloc(1, sizeof *wait);
+    if (!wait)
+        return ERROR_OUT_OF_MEMORY;
+    wait->kind = OP_WAIT_STREAM;
+    wait->other = t;
+    wait->target = target;
+    t->refs++;
+    return push(s, wait);
+}
+
+/* Puts a copy of `op` on `handle`'s queue, unless the stream has failed;
+ * the copy owns op->staged (freed here on failure). */
+static CUresult enqueue(CUstream handle, const struct op *op)
+{
+    struct op *copy = malloc(sizeof *copy);
+    if (!copy) {
+        free(op->staged);
+        return ERROR_OUT_OF_MEMORY;
+    }
+    *copy = *op;
+    pthread_mutex_lock(&streams_lock);
+    struct CUstream_st *s;
+    CUresult status = stream_lookup(handle, &s);
+    if (status == SUCCESS && s->blocking) {
+        if (s == default_stream) {
+            for (struct CUstream_st *t = streams; t && status == SUCCESS; t = t->next)
+                if (t != s && t->blocking)
+                    status = wait_for_stream(s, t);
+        } else if (default_stream) {
+            status = wait_for_stream(s, default_stream);
+        }
+    }
+    if (status == SUCCESS) {
+        status = push(s, copy);
+        if (status == SUCCESS)
+            stream_ops++;
+    } else {
+        op_free(copy);
+    }
+    pthread_mutex_unlock(&streams_lock);
     return status;
 }
 
@@ -571,16 +802,21 @@ static void before_fork(void)
 {
     pthread_mutex_lock(&streams_lock);
     pthread_mutex_lock(&regions_lock);
+    pthread_mutex_lock(&host_lock);
 }
 
 static void after_fork_parent(void)
 {
+    pthread_mutex_unlock(&host_lock);
     pthread_mutex_unlock(&regions_lock);
     pthread_mutex_unlock(&streams_lock);
 }
 
 static void after_fork_child(void)
 {
+    host_head = host_tail = NULL; /* the parent's host-function thread is not here */
+    host_thread_running = 0;
+    pthread_mutex_unlock(&host_lock);
     pthread_mutex_unlock(&regions_lock);
     streams = NULL; /* the parent's streams are left behind, unreachable */
     default_stream = NULL;
@@ -638,6 +874,12 @@ EXPORT CUresult cuGetErrorString(CUresult error, const char **text)
     case ERROR_NOT_READY: *text = "device not ready"; break;
     case ERROR_ILLEGAL_ADDRESS: *text = "an illegal memory access was encountered"; break;
     case ERROR_LAUNCH_TIMEOUT: *text = "the launch timed out and was terminated"; break;
+    case ERROR_HOST_MEMORY_ALREADY_REGISTERED:
+        *text = "part or all of the requested memory range is already mapped";
+        break;
+    case ERROR_HOST_MEMORY_NOT_REGISTERED:
+        *text = "pointer does not correspond to a registered memory region";
+        break;
     case ERROR_NOT_SUPPORTED: *text = "operation not supported"; break;
     default: *text = NULL; return ERROR_INVALID_VALUE;
     }
@@ -767,7 +1009,9 @@ EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytes)
 /* The caller holds regions_lock. */
 static void unmap_region(struct region *r)
 {
-    if (r->pinned) {
+    if (r->registered) {
+        /* the program's memory */
+    } else if (r->pinned) {
         munmap(r->host, r->size);
     } else {
         munmap(r->host, r->size);
@@ -829,6 +1073,47 @@ EXPORT CUresult cuMemAllocHost_v2(void **pp, size_t bytes)
 EXPORT CUresult cuMemFreeHost(void *p)
 {
     return release_region((CUdeviceptr)(uintptr_t)p, 1, 1);
+}
+
+/* The program's memory made pinned: copies from it complete at return. */
+EXPORT CUresult cuMemHostRegister_v2(void *p, size_t bytes, unsigned flags)
+{
+    (void)flags; /* portable, mapped, I/O memory, read-only: all alike here */
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    if (!p || bytes == 0)
+        return ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&regions_lock);
+    struct region *r = NULL;
+    for (int i = 0; i < MAX_REGIONS && status == SUCCESS; i++) /* no overlap */
+        if (regions[i].size && (char *)p < regions[i].device + regions[i].size &&
+            regions[i].device < (char *)p + bytes)
+            status = ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+    if (status == SUCCESS && !(r = free_slot()))
+        status = ERROR_OUT_OF_MEMORY;
+    if (status == SUCCESS) {
+        r->device = r->host = p;
+        r->size = bytes;
+        r->pinned = 1;
+        r->registered = 1;
+        r->gen = ++region_gen;
+    }
+    pthread_mutex_unlock(&regions_lock);
+    return status;
+}
+
+EXPORT CUresult cuMemHostUnregister(void *p)
+{
+    CUresult status = ERROR_HOST_MEMORY_NOT_REGISTERED;
+    pthread_mutex_lock(&regions_lock);
+    struct region *r = find(p);
+    if (r && r->registered && r->device == (char *)p) {
+        unmap_region(r);
+        status = SUCCESS;
+    }
+    pthread_mutex_unlock(&regions_lock);
+    return status;
 }
 
 EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr ptr)
@@ -904,18 +1189,6 @@ EXPORT CUresult cuIpcCloseMemHandle(CUdeviceptr dptr)
     return release_region(dptr, 0, 0);
 }
 
-EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes)
-{
-    CUresult status = ready();
-    if (status != SUCCESS)
-        return status;
-    pthread_mutex_lock(&regions_lock);
-    memmove(reach(dst), reach(src), bytes);
-    pthread_mutex_unlock(&regions_lock);
-    copies++;
-    return SUCCESS;
-}
-
 EXPORT CUresult cuPointerGetAttribute(void *data, int attribute, CUdeviceptr ptr)
 {
     if (attribute != 2) /* CU_POINTER_ATTRIBUTE_MEMORY_TYPE */
@@ -938,7 +1211,102 @@ static unsigned delay_us(void)
     return n > 0 ? (unsigned)n : 0;
 }
 
-EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s)
+/* A pageable source captured at the call, as the driver stages it for DMA:
+ * the caller may reuse it at return, and the bytes land later. */
+static CUresult stage(struct op *op)
+{
+    if (op->src.where != PAGEABLE || synchronous())
+        return SUCCESS;
+    op->staged = malloc(op->bytes ? op->bytes : 1);
+    if (!op->staged)
+        return ERROR_OUT_OF_MEMORY;
+    memcpy(op->staged, (const void *)(uintptr_t)op->src.ptr, op->bytes);
+    op->src = (struct ref){(CUdeviceptr)(uintptr_t)op->staged, 0, PAGEABLE};
+    return SUCCESS;
+}
+
+/* The work of a synchronous call, on the legacy stream: landing later
+ * (`late`: not before SHMPI_FAKE_CUDA_LATE_US from now), or complete when
+ * this returns. */
+static CUresult on_legacy(struct op *op, int lands_later)
+{
+    if (lands_later) {
+        op->not_before = now() + late_us() * 1e-6;
+        op->after_return = 1;
+        return enqueue(0, op);
+    }
+    CUresult status = enqueue(0, op);
+    struct CUstream_st *s;
+    if (status == SUCCESS && (status = stream_of(0, &s)) == SUCCESS)
+        status = stream_wait_idle(s);
+    return status;
+}
+
+/* cuMemcpy and its typed forms: into device memory from pageable or device
+ * memory the call returns before the bytes land; else when they have. */
+static CUresult copy_sync(CUdeviceptr dst, CUdeviceptr src, size_t bytes)
+{
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    struct op op = {.kind = OP_COPY, .bytes = bytes};
+    if ((status = make_ref(&op.dst, dst, bytes, 0)) != SUCCESS ||
+        (status = make_ref(&op.src, src, bytes, 0)) != SUCCESS)
+        return status;
+    int lands_later = !synchronous() && op.dst.where == DEVICE && op.src.where != PINNED;
+    if (lands_later && (status = stage(&op)) != SUCCESS)
+        return status;
+    return on_legacy(&op, lands_later);
+}
+
+EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t bytes)
+{
+    return copy_sync(dst, src, bytes);
+}
+
+EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t bytes)
+{
+    return copy_sync(dst, (CUdeviceptr)(uintptr_t)src, bytes);
+}
+
+EXPORT CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t bytes)
+{
+    return copy_sync((CUdeviceptr)(uintptr_t)dst, src, bytes);
+}
+
+EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes)
+{
+    return copy_sync(dst, src, bytes);
+}
+
+/* cuMemsetD8_v2, cuMemsetD32_v2: device memory set later, pinned memory at
+ * once. */
+static CUresult memset_sync(CUdeviceptr dptr, unsigned value, size_t n, int width)
+{
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    if (dptr % (unsigned)width || n > SIZE_MAX / (unsigned)width)
+        return ERROR_INVALID_VALUE;
+    struct op op = {.kind = OP_SET, .bytes = n * (unsigned)width, .value = value, .width = width};
+    if ((status = make_ref(&op.dst, dptr, op.bytes, 1)) != SUCCESS)
+        return status;
+    return on_legacy(&op, !synchronous() && op.dst.where == DEVICE);
+}
+
+EXPORT CUresult cuMemsetD8_v2(CUdeviceptr dptr, unsigned char value, size_t n)
+{
+    return memset_sync(dptr, value, n, 1);
+}
+
+EXPORT CUresult cuMemsetD32_v2(CUdeviceptr dptr, unsigned value, size_t n)
+{
+    return memset_sync(dptr, value, n, 4);
+}
+
+/* cuMemcpyAsync and its typed forms: lands later on the stream, a pageable
+ * source captured now; host to host completes at return. */
+static CUresult copy_async(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s)
 {
     CUresult status = ready();
     if (status != SUCCESS)
@@ -947,7 +1315,36 @@ EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CU
     if ((status = make_ref(&op.dst, dst, bytes, 0)) != SUCCESS ||
         (status = make_ref(&op.src, src, bytes, 0)) != SUCCESS)
         return status;
+    if (op.dst.where != DEVICE && op.src.where != DEVICE) {
+        struct CUstream_st *stream;
+        if ((status = enqueue(s, &op)) == SUCCESS && (status = stream_of(s, &stream)) == SUCCESS)
+            status = stream_wait_idle(stream);
+        return status;
+    }
+    if (op.dst.where == DEVICE && (status = stage(&op)) != SUCCESS)
+        return status;
+    op.not_before = now() + late_us() * 1e-6;
     return enqueue(s, &op);
+}
+
+EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s)
+{
+    return copy_async(dst, src, bytes, s);
+}
+
+EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t bytes, CUstream s)
+{
+    return copy_async(dst, (CUdeviceptr)(uintptr_t)src, bytes, s);
+}
+
+EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t bytes, CUstream s)
+{
+    return copy_async((CUdeviceptr)(uintptr_t)dst, src, bytes, s);
+}
+
+EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream s)
+{
+    return copy_async(dst, src, bytes, s);
 }
 
 EXPORT CUresult cuMemsetD8Async(CUdeviceptr dptr, unsigned char value, size_t n, CUstream s)
@@ -955,7 +1352,8 @@ EXPORT CUresult cuMemsetD8Async(CUdeviceptr dptr, unsigned char value, size_t n,
     CUresult status = ready();
     if (status != SUCCESS)
         return status;
-    struct op op = {.kind = OP_SET, .bytes = n, .value = value, .delay_us = delay_us()};
+    struct op op = {.kind = OP_SET, .bytes = n, .value = value, .width = 1,
+                    .delay_us = delay_us(), .not_before = now() + late_us() * 1e-6};
     if ((status = make_ref(&op.dst, dptr, n, 1)) != SUCCESS)
         return status;
     return enqueue(s, &op);
@@ -1014,7 +1412,7 @@ EXPORT CUresult cuLaunchHostFunc(CUstream s, void (*fn)(void *), void *data)
         return status;
     if (!fn)
         return ERROR_INVALID_VALUE;
-    struct op op = {.kind = OP_HOST_FUNC, .fn = fn, .data = data};
+    struct op op = {.kind = OP_HOST_FUNC, .fn = fn, .data = data, .host_thread = !synchronous()};
     return enqueue(s, &op);
 }
 
@@ -1027,41 +1425,36 @@ EXPORT CUresult cuStreamCreate(CUstream *stream, unsigned flags)
     if (!stream || flags > 1) /* CU_STREAM_DEFAULT, CU_STREAM_NON_BLOCKING */
         return ERROR_INVALID_VALUE;
     struct CUstream_st *s;
-    if ((status = stream_new(&s, current)) != SUCCESS)
-        return status;
     pthread_mutex_lock(&streams_lock);
-    s->next = streams;
-    streams = s;
+    status = stream_new(&s, current, !(flags & 1));
     pthread_mutex_unlock(&streams_lock);
-    *stream = s;
-    return SUCCESS;
+    if (status == SUCCESS)
+        *stream = s;
+    return status;
 }
 
-/* Waits for the queue to drain, then ends the worker. */
+/* Returns at once, as the driver may: the queued work still runs, then the
+ * worker ends and the stream goes (SHMPI_FAKE_CUDA_SYNCHRONOUS: waits for
+ * the work first). */
 EXPORT CUresult cuStreamDestroy_v2(CUstream stream)
 {
     if (is_default(stream))
         return ERROR_INVALID_HANDLE;
     pthread_mutex_lock(&streams_lock);
-    struct CUstream_st **link = &streams;
-    while (*link && *link != stream)
-        link = &(*link)->next;
-    struct CUstream_st *s = *link;
-    if (s)
-        *link = s->next;
+    struct CUstream_st *s;
+    CUresult status = stream_lookup(stream, &s);
+    if (status == SUCCESS)
+        s->refs++;
     pthread_mutex_unlock(&streams_lock);
-    if (!s)
-        return ERROR_INVALID_HANDLE;
+    if (status != SUCCESS)
+        return status;
+    if (synchronous())
+        stream_wait_idle(s);
     pthread_mutex_lock(&s->lock);
     s->stop = 1;
     pthread_cond_signal(&s->work);
     pthread_mutex_unlock(&s->lock);
-    pthread_join(s->worker, NULL);
-    pthread_mutex_lock(&streams_lock);
-    int last = stream_unref(s);
-    pthread_mutex_unlock(&streams_lock);
-    if (last)
-        stream_free(s);
+    stream_release(s);
     return SUCCESS;
 }
 
@@ -1105,8 +1498,9 @@ EXPORT CUresult cuStreamGetCtx(CUstream stream, CUcontext *ctx)
     return status;
 }
 
-/* Every stream of the process, each up to what was enqueued before the call;
- * the streams are held (refs) so that none is freed meanwhile. */
+/* Every stream of the process (destroyed ones still at work too), each up
+ * to what was enqueued before the call; the streams are held (refs) so that
+ * none is freed meanwhile. */
 EXPORT CUresult cuCtxSynchronize(void)
 {
     CUresult status = ready();
@@ -1131,11 +1525,7 @@ EXPORT CUresult cuCtxSynchronize(void)
         CUresult error = stream_wait_idle(all[i]);
         if (status == SUCCESS)
             status = error;
-        pthread_mutex_lock(&streams_lock);
-        int last = stream_unref(all[i]);
-        pthread_mutex_unlock(&streams_lock);
-        if (last)
-            stream_free(all[i]);
+        stream_release(all[i]);
     }
     free(all);
     syncs++;
