@@ -65,6 +65,7 @@ typedef struct {
     X(stream_destroy, "cuStreamDestroy_v2", (CUstream stream))                                \
     X(stream_synchronize, "cuStreamSynchronize", (CUstream stream))                           \
     X(stream_query, "cuStreamQuery", (CUstream stream))                                       \
+    X(ctx_synchronize, "cuCtxSynchronize", (void))                                            \
     X(pointer_get_attribute, "cuPointerGetAttribute",                                         \
       (void *data, int attribute, CUdeviceptr ptr))                                           \
     X(device_get_attribute, "cuDeviceGetAttribute", (int *value, int attribute, CUdevice dev)) \

@@ -221,7 +221,8 @@ void shmpi_device_heap_start(const char *routine, int ordinal, size_t size)
         shmpi_abort(routine, "out of memory for the device heap's bookkeeping");
     shmpi_device.base = (char *)(uintptr_t)base;
     shmpi_device.size = size;
-    atomic_store(&shmpi_device.pending, 0);
+    atomic_store(&shmpi_device.issued, 0);
+    atomic_store(&shmpi_device.synced, 0);
     /* The first block, at the same offset everywhere, cleared above. */
     size_t off;
     if (shmpi_heap_alloc(&shmpi_device.alloc, (size_t)n * sizeof(uint64_t), 0, &off))
@@ -232,13 +233,20 @@ void shmpi_device_heap_start(const char *routine, int ordinal, size_t size)
     shmpi_stream_init(routine);
 }
 
+/* Every stream of the heap's context, the program's too: nothing queued
+ * may still reach memory about to be unmapped or freed. */
+static void sync_context(const char *routine)
+{
+    shmpi_cuda_check(routine, "cuCtxSynchronize", shmpi_cuda.ctx_synchronize());
+}
+
 void shmpi_device_heap_fini(void)
 {
     const char *routine = "shmem_finalize";
     if (!shmpi_device.size)
         return;
     make_current(routine);
-    shmpi_device_sync();
+    sync_context(routine); /* shmpi's copies, and the streams' work, staging included */
     while (shmpi_device.ranges)
         shmpi_device_unregister(routine, shmpi_device.ranges->base);
     shmpi_stream_fini();
@@ -260,11 +268,18 @@ static void copy_async(const char *routine, void *to, const void *from, size_t n
                                              device_stream));
 }
 
+/* Completes every copy enqueued on shmpi's stream so far, and says so to
+ * the quiets of every thread (issued, synced). */
 static void sync_stream(const char *routine)
 {
-    atomic_store_explicit(&shmpi_device.pending, 0, memory_order_relaxed);
+    unsigned long covered = atomic_load_explicit(&shmpi_device.issued, memory_order_acquire);
     shmpi_cuda_check(routine, "cuStreamSynchronize",
                      shmpi_cuda.stream_synchronize(device_stream));
+    unsigned long seen = atomic_load_explicit(&shmpi_device.synced, memory_order_relaxed);
+    while (seen < covered &&
+           !atomic_compare_exchange_weak_explicit(&shmpi_device.synced, &seen, covered,
+                                                  memory_order_release, memory_order_relaxed))
+        ;
 }
 
 void shmpi_device_copy(const char *routine, void *to, const void *from, size_t len)
@@ -288,8 +303,8 @@ static void complete(const char *routine, enum shmpi_completion completion)
 {
     if (completion == SHMPI_BLOCKING)
         sync_stream(routine);
-    else
-        atomic_store_explicit(&shmpi_device.pending, 1, memory_order_relaxed);
+    else /* after the enqueue: a synchronize that reads the count covers the copy */
+        atomic_fetch_add_explicit(&shmpi_device.issued, 1, memory_order_release);
 }
 
 char *shmpi_device_peer(const void *addr, size_t len, int pe)
@@ -505,7 +520,7 @@ int shmpi_device_unregister(const char *routine, void *ptr)
         return -1;
     }
     make_current(routine);
-    shmpi_device_sync(); /* this PE's copies into peers' ranges are done */
+    sync_context(routine); /* this PE's copies into peers' ranges, its streams' too */
     unmap_peers(routine, r->peer);
     *at = r->next;
     free(r);

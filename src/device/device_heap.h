@@ -26,7 +26,10 @@ struct shmpi_device_heap {
     size_t size;              /* 0 when there is none */
     char **peer;              /* [n_pes]: where PE pe's device heap is mapped here, or NULL */
     struct shmpi_heap alloc;  /* offsets, as for the host heap */
-    atomic_int pending;       /* copies issued and not yet synchronized */
+    /* nbi copies issued on shmpi's stream, and how many of them a finished
+     * cuStreamSynchronize covered: a quiet waits while synced < issued,
+     * also when another thread's synchronize is still under way. */
+    atomic_ulong issued, synced;
     int ordinal;              /* the GPU's ordinal (cuCtxGetDevice), -1 without a heap */
     /* What the driver offers the stream routines (probed at start-up). */
     bool stream_memops;       /* 64-bit stream write/wait value */
@@ -117,9 +120,15 @@ static inline bool shmpi_device_coll_staged(const void *dest, const void *source
 
 /* Completes every device copy issued (quiet, fence, barrier). */
 void shmpi_device_sync(void);
+/* Whether an nbi copy issued may not be complete yet. */
+static inline bool shmpi_device_unsynced(void)
+{
+    return atomic_load_explicit(&shmpi_device.synced, memory_order_acquire) <
+           atomic_load_explicit(&shmpi_device.issued, memory_order_acquire);
+}
 static inline void shmpi_device_quiet(void)
 {
-    if (SHMPI_UNLIKELY(atomic_load_explicit(&shmpi_device.pending, memory_order_relaxed)))
+    if (SHMPI_UNLIKELY(shmpi_device_unsynced()))
         shmpi_device_sync();
 }
 

@@ -271,7 +271,7 @@ void shmpi_stream_quiet(const char *routine, CUstream stream)
     shmpi_stream_enter(routine, stream, false);
     /* The stream's own copies complete in its order; the host routines' nbi
      * copies to the device heap run on shmpi's stream: wait for those. */
-    if (atomic_load_explicit(&shmpi_device.pending, memory_order_relaxed)) {
+    if (shmpi_device_unsynced()) {
         shmpi_cuda_check(routine, "cuEventRecord",
                          shmpi_cuda.event_record(host_copies, shmpi_device_stream()));
         shmpi_cuda_check(routine, "cuStreamWaitEvent",

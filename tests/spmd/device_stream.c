@@ -161,6 +161,21 @@ static void test_rma(shmemx_stream_t s)
     to_host(got, dev + N, sizeof(long));
     CHECK(got[0] == value(left, 99, 0), "put_nbi then quiet_on_stream gave %ld", got[0]);
     shmem_barrier_all();
+    /* quiet on the stream puts the host's nbi copies before the stream's later work:
+     * the stream's signal (a stream write, not late on the fake) must not be erased by
+     * a zero-fill that the host issued before (late on the fake) */
+    uint64_t *word = shmemx_device_calloc(1, sizeof(uint64_t));
+    static const uint64_t zero;
+    shmem_putmem_nbi(word, &zero, sizeof zero, right);
+    shmemx_quiet_on_stream(s);
+    shmemx_signal_op_on_stream(word, (uint64_t)(77 + me), SHMEM_SIGNAL_SET, right, s);
+    sync_stream(s);
+    shmem_barrier_all();
+    uint64_t seen = shmem_signal_fetch(word);
+    CHECK(seen == (uint64_t)(77 + left), "put_nbi of zero, quiet_on_stream, signal on the "
+          "stream: the word is %llu, want %d (the put landed after the signal)",
+          (unsigned long long)seen, 77 + left);
+    shmemx_device_free(word);
     shmemx_device_free(dev);
 }
 
