@@ -101,52 +101,36 @@ static void load_driver(void)
 }
 
 /* Completion: a blocking or quieted transfer into the device heap has
- * landed when the routine returns, so nothing of it arrives after the
- * barrier that follows.  On the fake driver every copy lands late
- * (SHMPI_FAKE_CUDA_LATE_US): a routine that returned early lets a late
- * zero-fill erase what a neighbour wrote after the barrier (a signal: a
- * stream write, not late), or a neighbour's read see the old bytes (a
- * synchronous cuMemcpy through shmem_ptr, complete at return). */
-static void test_completion(long *dev, int me, int right, int left)
+ * landed when the routine returns, so the left neighbour reads it after the
+ * barrier that follows (through shmem_ptr with a synchronous cuMemcpy, which
+ * does not wait for shmpi's stream).  On the fake driver every copy lands
+ * late (SHMPI_FAKE_CUDA_LATE_US): a routine that returned early fails here. */
+static void test_completion(long *dev, int me, int right)
 {
-    uint64_t *word = shmemx_device_calloc(1, sizeof(uint64_t));
-    CHECK(word, "device allocation of a word");
-    static const uint64_t zero;
     for (int round = 1; round <= 3; round++) {
-        uint64_t want = (uint64_t)(1000 * left + round);
-        shmem_putmem(word, &zero, sizeof zero, me); /* a host-side zero-fill */
-        shmem_barrier_all();
-        shmem_signal_set(word, (uint64_t)(1000 * me + round), right);
-        shmem_barrier_all();
-        uint64_t got = shmem_signal_fetch(word);
-        CHECK(got == want, "round %d: zero-fill by shmem_putmem, barrier, the left "
-              "neighbour's signal: the word is %llu, want %llu (the put landed after the "
-              "barrier)", round, (unsigned long long)got, (unsigned long long)want);
-        shmem_barrier_all();
-        shmem_putmem_nbi(word, &zero, sizeof zero, me);
-        shmem_quiet();
-        shmem_barrier_all();
-        shmem_signal_set(word, (uint64_t)(1000 * me + round + 500), right);
-        shmem_barrier_all();
-        got = shmem_signal_fetch(word);
-        CHECK(got == want + 500, "round %d: zero-fill by shmem_putmem_nbi, quiet, barrier, "
-              "the left neighbour's signal: the word is %llu, want %llu (quiet returned "
-              "before the put landed)", round, (unsigned long long)got,
-              (unsigned long long)(want + 500));
-        shmem_barrier_all();
         long fill[N], seen[N];
         for (int i = 0; i < N; i++)
             fill[i] = value(me, i) * 10 + round;
-        shmem_long_put(dev, fill, N, me);
-        shmem_barrier_all();
-        to_host(seen, shmem_ptr(dev, right), sizeof seen);
-        for (int i = 0; i < N; i++)
-            CHECK(seen[i] == value(right, i) * 10 + round, "round %d: shmem_long_put, "
-                  "barrier, the left neighbour's read: element %d is %ld, want %ld", round,
-                  i, seen[i], value(right, i) * 10 + round);
-        shmem_barrier_all();
+        for (int nbi = 0; nbi <= 1; nbi++) {
+            if (nbi) {
+                fill[0] += 5;
+                shmem_putmem_nbi(dev, fill, sizeof fill, me);
+                shmem_quiet();
+            } else {
+                shmem_long_put(dev, fill, N, me);
+            }
+            shmem_barrier_all();
+            to_host(seen, shmem_ptr(dev, right), sizeof seen);
+            for (int i = 0; i < N; i++) {
+                long want = value(right, i) * 10 + round + (nbi && !i ? 5 : 0);
+                CHECK(seen[i] == want, "round %d: %s into this PE's own block, barrier, the "
+                      "left neighbour reads element %d: %ld, want %ld (the put landed after "
+                      "the barrier)", round, nbi ? "shmem_putmem_nbi + shmem_quiet" :
+                      "shmem_long_put", i, seen[i], want);
+            }
+            shmem_barrier_all();
+        }
     }
-    shmemx_device_free(word);
     const char *sync = getenv("SHMPI_FAKE_CUDA_SYNCHRONOUS");
     if (fake_count && !(sync && atoi(sync)))
         CHECK(fake_count("late") > 0, "the fake driver landed no synchronous copy late");
@@ -208,6 +192,8 @@ int main(int argc, char **argv)
     to_device(dev_src, src, sizeof src);
     check_device("calloc", dev, 0, 0, 0, 1, 0);
     shmem_barrier_all();
+    test_completion(dev, me, right);
+    reset(dev);
     mark = copies();
 
     /* Typed, sized, mem and single-element puts from host memory. */
@@ -393,8 +379,6 @@ int main(int argc, char **argv)
         }
         shmemx_device_free(all);
     }
-
-    test_completion(dev, me, right, left);
 
     /* A full heap gives NULL on every PE; free and reuse. */
     CHECK(shmemx_device_malloc((size_t)1 << 40) == NULL, "a 1 TiB device block");

@@ -161,20 +161,35 @@ static void test_rma(shmemx_stream_t s)
     to_host(got, dev + N, sizeof(long));
     CHECK(got[0] == value(left, 99, 0), "put_nbi then quiet_on_stream gave %ld", got[0]);
     shmem_barrier_all();
-    /* quiet on the stream puts the host's nbi copies before the stream's later work:
-     * the stream's signal (a stream write, not late on the fake) must not be erased by
-     * a zero-fill that the host issued before (late on the fake) */
+    /* A host zero-fill of this PE's own word has landed when shmem_putmem returns (or
+     * shmem_quiet after shmem_putmem_nbi): the left neighbour's signal on its stream
+     * after the barrier is not erased (on the fake the fill lands late, the stream
+     * write at once).  Then quiet on the stream: it puts the host's nbi copies
+     * before the stream's later work. */
     uint64_t *word = shmemx_device_calloc(1, sizeof(uint64_t));
     static const uint64_t zero;
-    shmem_putmem_nbi(word, &zero, sizeof zero, right);
-    shmemx_quiet_on_stream(s);
-    shmemx_signal_op_on_stream(word, (uint64_t)(77 + me), SHMEM_SIGNAL_SET, right, s);
-    sync_stream(s);
-    shmem_barrier_all();
-    uint64_t seen = shmem_signal_fetch(word);
-    CHECK(seen == (uint64_t)(77 + left), "put_nbi of zero, quiet_on_stream, signal on the "
-          "stream: the word is %llu, want %d (the put landed after the signal)",
-          (unsigned long long)seen, 77 + left);
+    for (int way = 0; way < 3; way++) {
+        static const char *const ways[] = {"shmem_putmem", "shmem_putmem_nbi + shmem_quiet",
+                                           "shmem_putmem_nbi + shmemx_quiet_on_stream"};
+        if (way == 0)
+            shmem_putmem(word, &zero, sizeof zero, me);
+        else
+            shmem_putmem_nbi(word, &zero, sizeof zero, way == 1 ? me : right);
+        if (way == 1)
+            shmem_quiet();
+        if (way == 2)
+            shmemx_quiet_on_stream(s);
+        else
+            shmem_barrier_all();
+        shmemx_signal_op_on_stream(word, (uint64_t)(77 + me + way), SHMEM_SIGNAL_SET, right, s);
+        sync_stream(s);
+        shmem_barrier_all();
+        uint64_t seen = shmem_signal_fetch(word);
+        CHECK(seen == (uint64_t)(77 + left + way), "zero-fill by %s, then a signal on a "
+              "stream: the word is %llu, want %d (the fill landed after the signal)", ways[way],
+              (unsigned long long)seen, 77 + left + way);
+        shmem_barrier_all();
+    }
     shmemx_device_free(word);
     shmemx_device_free(dev);
 }
