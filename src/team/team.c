@@ -98,8 +98,16 @@ static void same_index_team_init(MPI_Comm self)
     int *world_pe = shmpi_xmalloc("shmem_init", (size_t)n * sizeof(int));
     memcpy(world_pe, sh->same_index_pe, (size_t)n * sizeof(int));
     MPI_Comm comm = self;
-    if (n > 1)
-        comm = shmpi_team_comm("shmem_init", &shmpi_g.team_world, world_pe, world_pe, n);
+    if (n > 1) {
+        /* Not through team_comm.c: nobody sends AMOs during start-up (no
+         * meeting first), and a template would cost a reduction more. */
+        MPI_Group world_group, group;
+        MPI_Comm_group(shmpi_g.comm, &world_group);
+        MPI_Group_incl(world_group, n, world_pe, &group);
+        MPI_Comm_create_group(shmpi_g.comm, group, 0, &comm);
+        MPI_Group_free(&group);
+        MPI_Group_free(&world_group);
+    }
     team_from_comm(&shmpi_g.team_same_index, comm, world_pe, SHMPI_TEAM_SLOTS);
 }
 
