@@ -84,6 +84,41 @@ int shmemx_device_register(void *ptr, size_t size);
 int shmemx_device_unregister(void *ptr);
 #define SHMEMX_TEAM_NODE ((shmem_team_t)(uintptr_t)3)
 
+/* ---- teams NVSHMEM has ------------------------------------------------------------
+ * SHMEMX_TEAM_SAME_MYPE_NODE: the PEs whose index on their machine (their
+ * team PE in SHMEMX_TEAM_NODE) equals this PE's, in world order; NVSHMEM's
+ * NVSHMEMX_TEAM_SAME_MYPE_NODE.  On one machine it is this PE alone; where
+ * every machine runs one PE it is SHMEM_TEAM_WORLD.  Predefined like
+ * SHMEMX_TEAM_NODE: valid from shmem_init to shmem_finalize, accepted by
+ * every team routine, collective and stream collective, never destroyed
+ * (shmem_team_destroy of it ends the job with one line).
+ *
+ * shmemx_team_get_uniqueid(&id): a job-unique nonzero id for one
+ * shmemx_team_init (NVSHMEM's nvshmemx_team_get_uniqueid).  Not collective:
+ * one PE asks for it and gives it to the future members.  The id names a
+ * slot of this PE's (SHMPI_RENDEZVOUS_SLOTS = 128 at a time) until its
+ * team is made; returns 0, or nonzero (with a line under SHMEM_DEBUG) when
+ * id is NULL or every slot waits for a shmemx_team_init.  The members meet
+ * through this PE's memory: where it computes outside shmpi, they wait for
+ * it as AMOs aimed at it do (the progress thread serves them).
+ *
+ * shmemx_team_init(id, npes, pe_idx_in_team, config, config_mask,
+ * &new_team): collective over the npes PEs that call it with the same id,
+ * nobody else taking part (NVSHMEM's nvshmemx_team_init).  Each gives a
+ * distinct pe_idx_in_team from 0 to npes - 1, and the new team's PE i is
+ * the caller that gave i.  config and config_mask as for
+ * shmem_team_split_strided.  Returns 0 with the team, or nonzero and
+ * SHMEM_TEAM_INVALID (a line under SHMEM_DEBUG) for npes < 1 or more than
+ * the PEs, an index out of range, an id no PE issued, or a bad config.
+ * Two callers with one index, or npes differing between callers, end the
+ * job with one line.  A PE takes part in one call per id; destroy the team
+ * with shmem_team_destroy. */
+#define SHMEMX_TEAM_SAME_MYPE_NODE ((shmem_team_t)(uintptr_t)4)
+int shmemx_team_get_uniqueid(uint64_t *uniqueid);
+int shmemx_team_init(uint64_t uniqueid, int npes, int pe_idx_in_team,
+                     const shmem_team_config_t *config, long config_mask,
+                     shmem_team_t *new_team);
+
 /* ---- operations on CUDA streams (docs/device-heap.md, "Streams") ------------------
  * NVSHMEM's host routines nvshmemx_*_on_stream, with its argument order:
  * each enqueues its work on `stream` and returns at once; the stream's later

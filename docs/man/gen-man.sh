@@ -46,11 +46,12 @@ trap 'rm -rf "$work"' EXIT
 cat > "$work/decls"
 [ -s "$work/decls" ] || { echo "gen-man.sh: no declarations on stdin" >&2; exit 1; }
 # The extensions: each prototype of shmemx.h as the preprocessor expands it
-# (one declaration a line), chapter shmemx.
+# (one declaration a line, the spaces of its continuation lines squeezed),
+# chapter shmemx.
 # shellcheck disable=SC2086
 ${CC:-cc} -E -P -DMPI_VERSION -I"$src/include" "$src/include/shmemx.h" > "$work/shmemx.i" ||
     { echo "gen-man.sh: ${CC:-cc} -E cannot expand include/shmemx.h" >&2; exit 1; }
-tr '\n' ' ' < "$work/shmemx.i" | tr ';' '\n' |
+tr '\n' ' ' < "$work/shmemx.i" | tr -s ' ' | tr ';' '\n' |
     sed -n 's/^ *\([a-z][a-z0-9_ *]*[ *]shmemx_[a-z0-9_]*\) *(\([^(){}]*\)) *$/shmemx @ \1(\2);/p' > "$work/shmemx"
 [ -s "$work/shmemx" ] || { echo "gen-man.sh: no shmemx_ prototypes in include/shmemx.h" >&2; exit 1; }
 cat "$work/shmemx" >> "$work/decls"

@@ -1,6 +1,7 @@
 /*
  * team.c - team management routines (spec: Team Management Routines) and
- * the extension shmemx_team_get_mpi_comm.  The work is in src/team/team.c.
+ * the extensions shmemx_team_get_mpi_comm, shmemx_team_get_uniqueid and
+ * shmemx_team_init.  The work is in src/team/team.c (and src/coll/team_init.c).
  */
 #define SHMPI_DEFINES_team SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "shmpi.h"
@@ -56,6 +57,18 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange,
 void shmem_team_destroy(shmem_team_t team)
 {
     shmpi_team_destroy(__func__, team);
+}
+
+int shmemx_team_get_uniqueid(uint64_t *uniqueid)
+{
+    return shmpi_team_get_uniqueid(__func__, uniqueid);
+}
+
+int shmemx_team_init(uint64_t uniqueid, int npes, int pe_idx_in_team,
+                     const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team)
+{
+    return shmpi_team_init(__func__, uniqueid, npes, pe_idx_in_team, config, config_mask,
+                           new_team);
 }
 
 int shmemx_team_get_mpi_comm(shmem_team_t team, MPI_Comm *comm)

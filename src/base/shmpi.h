@@ -269,6 +269,13 @@ struct shmpi_team_slot {
 struct shmpi_wait_record {
     _Alignas(64) _Atomic uint64_t word[SHMPI_WAIT_RECORD_WORDS];
 };
+/* shmemx_team_init's rendezvous (coll/team_init.c): a slot per uniqueid this
+ * PE issued and whose team is not made yet, updated by AMOs only. */
+#define SHMPI_RENDEZVOUS_SLOTS 128
+struct shmpi_rendezvous {
+    uint64_t id;   /* the uniqueid, 0: free (set by its issuer, cleared by index 0) */
+    uint64_t root; /* (npes << 32) | (world PE + 1) of the caller with index 0 */
+};
 struct shmpi_reserved {
     struct shmpi_node_barrier node_barrier;
     struct shmpi_team_slot team[SHMPI_TEAM_SLOTS];
@@ -277,6 +284,7 @@ struct shmpi_reserved {
     _Alignas(64) _Atomic uint64_t departed;
     /* What this PE waits in, while a wait lasts (diagnose.c). */
     struct shmpi_wait_record wait_record;
+    _Alignas(64) struct shmpi_rendezvous rendezvous[SHMPI_RENDEZVOUS_SLOTS];
 };
 #define SHMPI_HEAP_RESERVED sizeof(struct shmpi_reserved)
 /* The alignment of shmem_malloc: any (the allocator's own minimum); shmem_align's
@@ -298,6 +306,10 @@ struct shmpi_global {
     /* SHMEMX_TEAM_NODE, the PEs of this machine: team_world or team_shared
      * where that is the machine, else team_machine (team.c). */
     struct shmpi_team *team_node, team_machine;
+    /* SHMEMX_TEAM_SAME_MYPE_NODE, the PEs whose index on their machine is
+     * this PE's: team_world where every machine has one PE, else
+     * team_same_index (team.c). */
+    struct shmpi_team *team_same_mype_node, team_same_index;
     struct shmpi_ctx ctx_default;
     atomic_int mpi_pending_any;  /* some context has MPI operations to flush */
     atomic_int amo_deferred;     /* AMOs wait in the deferred queue (amo_deferred.c) */

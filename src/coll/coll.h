@@ -87,6 +87,13 @@ static SHMPI_ALWAYS_INLINE struct shmpi_group shmpi_aset_group_inline(const char
 #define SHMPI_ASET_GROUP(routine, start, log_stride, size) \
     ((const struct shmpi_group[]){shmpi_aset_group_inline(routine, start, log_stride, size)})
 
+/* shmemx_team_get_uniqueid and shmemx_team_init (team_init.c): what the
+ * routines return (include/shmemx.h). */
+int shmpi_team_get_uniqueid(const char *routine, uint64_t *uniqueid);
+int shmpi_team_init(const char *routine, uint64_t uniqueid, int npes, int pe_idx_in_team,
+                    const shmem_team_config_t *config, long config_mask,
+                    shmem_team_t *new_team);
+
 /* Barrier without quiet (team_sync, sync); returns 0. */
 int shmpi_coll_sync(const struct shmpi_group *g);
 

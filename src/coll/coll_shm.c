@@ -147,8 +147,10 @@ void shmpi_team_shm_init(const char *routine, struct shmpi_team *t, int lowest_s
      * are free, its heap is new (counters at zero) and the mapped segments
      * come from the same start-up cards: every member finds the same values
      * alone, and the two reductions (most of start-up's time with more PEs
-     * than CPUs) are not needed. */
-    const bool agree = t != &shmpi_g.team_world && t != &shmpi_g.team_shared;
+     * than CPUs) are not needed.  So with SHMEMX_TEAM_SAME_MYPE_NODE's, one
+     * PE per machine, which takes no slot (lowest_slot SHMPI_TEAM_SLOTS). */
+    const bool agree = t != &shmpi_g.team_world && t != &shmpi_g.team_shared &&
+                       t != &shmpi_g.team_same_index;
     for (;;) {
         /* The lowest slot free on every member, if every heap is mapped. */
         uint64_t agreed[2] = {slots_snapshot() | below, unmapped_segments(t)};

@@ -234,6 +234,25 @@ static bool find_nodes(const struct shmpi_pe_card *cards, int *order, int n, siz
     return fits_everywhere;
 }
 
+/* The PEs whose index on their (physical) node is this PE's, one from each
+ * node with that many PEs, in world order (SHMEMX_TEAM_SAME_MYPE_NODE):
+ * order[] as find_nodes left it, nodes as runs in world order. */
+static void find_same_index(const struct shmpi_pe_card *cards, const int *order, int n)
+{
+    struct shmpi_shape *sh = &shmpi_shape;
+    int index = 0;
+    while (sh->node_pe[index] != shmpi_g.my_pe)
+        index++;
+    sh->same_index_size = 0;
+    for (int start = 0, end; start < n; start = end) {
+        for (end = start; end < n && cards[order[end]].node == cards[order[start]].node; end++)
+            ;
+        if (end - start > index)
+            sh->same_index_pe[sh->same_index_size++] = order[start + index];
+    }
+    qsort(sh->same_index_pe, (size_t)sh->same_index_size, sizeof(int), by_pe);
+}
+
 /* ---- start-up -------------------------------------------------------------------------- */
 void shmpi_shape_init(void)
 {
@@ -249,8 +268,10 @@ void shmpi_shape_init(void)
     sh->kernel_cpus = malloc((size_t)n * sizeof(int));
     sh->node_pe = malloc((size_t)n * sizeof(int));
     sh->leader_pe = malloc((size_t)n * sizeof(int));
+    sh->same_index_pe = malloc((size_t)n * sizeof(int));
     sh->cards = malloc((size_t)n * sizeof(struct shmpi_pe_card));
-    if (!sh->kernel_of || !sh->kernel_cpus || !sh->node_pe || !sh->leader_pe || !sh->cards)
+    if (!sh->kernel_of || !sh->kernel_cpus || !sh->node_pe || !sh->leader_pe || !sh->cards ||
+        !sh->same_index_pe)
         shmpi_abort("shmem_init", "out of memory for %d PEs' start-up tables", n);
     sh->shares_memory = !shmpi_g.env.mpi_only;
     sh->pseudo_nodes = shmpi_g.env.pseudo_node_size > 0;
@@ -289,6 +310,7 @@ void shmpi_shape_exchange(void)
                     (shmpi_g.env.share_static ? shmpi_g.seg[SHMPI_SEG_DATA].size : 0);
     if (!find_nodes(cards, order, n, per_pe))
         sh->shares_memory = false;
+    find_same_index(cards, order, n);
     free(order);
 
     /* This PE's place in its node, then in its pseudo-node: groups of
@@ -358,7 +380,9 @@ void shmpi_shape_fini(void)
     free(sh->kernel_cpus);
     free(sh->node_pe);
     free(sh->leader_pe);
+    free(sh->same_index_pe);
     sh->leader_pe = NULL;
+    sh->same_index_pe = NULL;
     sh->kernel_of = NULL;
     sh->kernel_cpus = NULL;
     sh->node_pe = NULL;

@@ -60,6 +60,9 @@ struct shmpi_shape {
     int node_size, node_rank; /* their number, and this PE's index among them */
     int *leader_pe;         /* [n_leaders]: the lowest PE of each (pseudo-)node, in order */
     int n_leaders;
+    int *same_index_pe;     /* [same_index_size]: the world PEs whose index on their node
+                               (pseudo-nodes aside) is this PE's, in world order */
+    int same_index_size;
     struct shmpi_pe_card mine;   /* this PE's card */
     struct shmpi_pe_card *cards; /* [n_pes]: every PE's, during start-up only */
     uint64_t *kernel_of;    /* [n_pes]: the kernel each PE runs on */

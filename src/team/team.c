@@ -57,7 +57,9 @@ uint64_t shmpi_team_members_id(const int *world_pe, int n)
 }
 
 /* ---- predefined teams -------------------------------------------------------------- */
-static void team_from_comm(struct shmpi_team *team, MPI_Comm comm, int *world_pe)
+/* lowest_slot: SHMPI_TEAM_SLOTS for a team that never shares memory (no slot). */
+static void team_from_comm(struct shmpi_team *team, MPI_Comm comm, int *world_pe,
+                           int lowest_slot)
 {
     team->magic = SHMPI_TEAM_MAGIC;
     team->comm = comm;
@@ -74,7 +76,39 @@ static void team_from_comm(struct shmpi_team *team, MPI_Comm comm, int *world_pe
     team->members_id = shmpi_team_members_id(world_pe, team->n_pes);
     team->calls = 0;
     shmpi_pe_index_build("shmem_init", team);
-    team_shm_init("shmem_init", team, 0);
+    team_shm_init("shmem_init", team, lowest_slot);
+}
+
+/* SHMEMX_TEAM_SAME_MYPE_NODE: the PEs of the shape's same_index_pe, known
+ * to every member from the start-up cards, so only they make its
+ * communicator (MPI_Comm_create_group: messages over the members, about
+ * log2 of their number per PE, no exchange over all PEs).  The world team
+ * where every machine has one PE; `self` (an MPI_COMM_SELF duplicate) where
+ * it is this PE alone.  Members are on different machines: no shared-memory
+ * slot, and every member knows that alone (no agreement). */
+static void same_index_team_init(MPI_Comm self)
+{
+    const struct shmpi_shape *sh = &shmpi_shape;
+    int n = sh->same_index_size;
+    shmpi_g.team_same_mype_node = &shmpi_g.team_same_index;
+    if (n == shmpi_g.n_pes) {
+        shmpi_g.team_same_mype_node = &shmpi_g.team_world;
+        return;
+    }
+    int *world_pe = shmpi_xmalloc("shmem_init", (size_t)n * sizeof(int));
+    memcpy(world_pe, sh->same_index_pe, (size_t)n * sizeof(int));
+    MPI_Comm comm = self;
+    if (n > 1) {
+        /* Not through team_comm.c: nobody sends AMOs during start-up (no
+         * meeting first), and a template would cost a reduction more. */
+        MPI_Group world_group, group;
+        MPI_Comm_group(shmpi_g.comm, &world_group);
+        MPI_Group_incl(world_group, n, world_pe, &group);
+        MPI_Comm_create_group(shmpi_g.comm, group, 0, &comm);
+        MPI_Group_free(&group);
+        MPI_Group_free(&world_group);
+    }
+    team_from_comm(&shmpi_g.team_same_index, comm, world_pe, SHMPI_TEAM_SLOTS);
 }
 
 void shmpi_teams_init(void)
@@ -82,9 +116,12 @@ void shmpi_teams_init(void)
     /* Communicators made nonblocking where MPI can (MPI_Comm_dup spins),
      * both at once. */
     const struct shmpi_shape *sh = &shmpi_shape;
-    MPI_Comm world, shared;
-    MPI_Request req[2];
+    MPI_Comm world, shared, same_index = MPI_COMM_NULL;
+    MPI_Request req[3] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL};
     MPI_Comm_idup(shmpi_g.comm, &world, &req[0]);
+    /* SHMEMX_TEAM_SAME_MYPE_NODE on one machine: this PE alone. */
+    if (sh->same_index_size == 1 && shmpi_g.n_pes > 1)
+        MPI_Comm_idup(MPI_COMM_SELF, &same_index, &req[2]);
     /* SHMEM_TEAM_SHARED: the PEs whose heaps this PE maps (shmem_ptr works
      * for all of them), its (pseudo-)node; just this PE when the
      * shared-memory path is off. */
@@ -96,10 +133,10 @@ void shmpi_teams_init(void)
         MPI_Comm_split(shmpi_g.comm, sh->node_pe[0], sh->node_rank, &shared);
         req[1] = MPI_REQUEST_NULL;
     }
-    shmpi_wait_request(&req[0]);
-    shmpi_wait_request(&req[1]);
-    team_from_comm(&shmpi_g.team_world, world, NULL);
-    team_from_comm(&shmpi_g.team_shared, shared, shmpi_comm_world_pes(shared));
+    for (int r = 0; r < 3; r++)
+        shmpi_wait_request(&req[r]);
+    team_from_comm(&shmpi_g.team_world, world, NULL, 0);
+    team_from_comm(&shmpi_g.team_shared, shared, shmpi_comm_world_pes(shared), 0);
     /* SHMEMX_TEAM_NODE: the machine's PEs.  On one machine that is the world
      * team, with shared memory and no pseudo-nodes SHMEM_TEAM_SHARED; only a
      * job across nodes under SHMPI_MPI_ONLY or pseudo-nodes makes a team. */
@@ -111,9 +148,10 @@ void shmpi_teams_init(void)
          * shared team is without SHMPI_MPI_ONLY and pseudo-nodes. */
         MPI_Comm machine;
         MPI_Comm_split(shmpi_g.comm, sh->machine_leader, shmpi_g.my_pe, &machine);
-        team_from_comm(&shmpi_g.team_machine, machine, shmpi_comm_world_pes(machine));
+        team_from_comm(&shmpi_g.team_machine, machine, shmpi_comm_world_pes(machine), 0);
         shmpi_g.team_node = &shmpi_g.team_machine;
     }
+    same_index_team_init(same_index);
 }
 
 /* ---- handles ------------------------------------------------------------------------ */
@@ -123,6 +161,8 @@ struct shmpi_team *shmpi_team_lookup(const char *routine, shmem_team_t team)
         return &shmpi_g.team_shared;
     if (team == SHMEMX_TEAM_NODE)
         return shmpi_g.team_node;
+    if (team == SHMEMX_TEAM_SAME_MYPE_NODE)
+        return shmpi_g.team_same_mype_node;
     if (team == SHMEM_TEAM_INVALID)
         shmpi_abort(routine, "team is SHMEM_TEAM_INVALID");
     if (SHMPI_UNLIKELY(!shmpi_handle_known(&team_pool, team)))
@@ -141,6 +181,8 @@ shmem_team_t shmpi_team_handle(struct shmpi_team *team)
         return SHMEM_TEAM_SHARED;
     if (team == &shmpi_g.team_machine)
         return SHMEMX_TEAM_NODE;
+    if (team == &shmpi_g.team_same_index)
+        return SHMEMX_TEAM_SAME_MYPE_NODE;
     return team;
 }
 
@@ -175,8 +217,7 @@ int shmpi_team_get_config(const char *routine, shmem_team_t handle, long config_
 }
 
 /* ---- splits -------------------------------------------------------------------------- */
-/* A valid configuration request: only the known bit, a non-negative count. */
-static bool config_ok(const shmem_team_config_t *config, long mask)
+bool shmpi_team_config_ok(const shmem_team_config_t *config, long mask)
 {
     if (mask & ~SHMEM_TEAM_NUM_CONTEXTS)
         return false;
@@ -232,6 +273,12 @@ static shmem_team_t team_split(const char *routine, struct shmpi_team *parent,
     return team;
 }
 
+shmem_team_t shmpi_team_of_world_pes(const char *routine, const int *world_pe, int n, int my_pe,
+                                     const shmem_team_config_t *config, long config_mask)
+{
+    return team_split(routine, &shmpi_g.team_world, world_pe, n, my_pe, config, config_mask);
+}
+
 int shmpi_team_split_strided(const char *routine, shmem_team_t parent_team, int start,
                              int stride, int size, const shmem_team_config_t *config,
                              long config_mask, shmem_team_t *new_team)
@@ -246,7 +293,7 @@ int shmpi_team_split_strided(const char *routine, shmem_team_t parent_team, int 
     /* Team PE i is parent PE start + i * stride: every one must be in the
      * parent team, and distinct (stride 0 only for a team of one). */
     if (size < 1 || size > parent->n_pes || start < 0 || start >= parent->n_pes ||
-        (stride == 0 && size > 1) || !config_ok(config, config_mask))
+        (stride == 0 && size > 1) || !shmpi_team_config_ok(config, config_mask))
         return -1;
     long last = (long)start + (long)stride * (size - 1);
     if (last < 0 || last >= parent->n_pes)
@@ -280,8 +327,8 @@ int shmpi_team_split_2d(const char *routine, shmem_team_t parent_team, int xrang
     if (parent_team == SHMEM_TEAM_INVALID)
         return -1;
     struct shmpi_team *parent = shmpi_team_get(routine, parent_team);
-    if (xrange < 1 || !config_ok(xaxis_config, xaxis_mask) ||
-        !config_ok(yaxis_config, yaxis_mask))
+    if (xrange < 1 || !shmpi_team_config_ok(xaxis_config, xaxis_mask) ||
+        !shmpi_team_config_ok(yaxis_config, yaxis_mask))
         return -1;
     int n = parent->n_pes, me = parent->my_pe;
     if (xrange > n)
@@ -455,9 +502,17 @@ void shmpi_team_destroy(const char *routine, shmem_team_t handle)
     shmpi_check_ready(routine);
     if (handle == SHMEM_TEAM_INVALID)
         return;
-    if (handle == SHMEM_TEAM_WORLD || handle == SHMEM_TEAM_SHARED)
-        shmpi_abort(routine, "%s is predefined and cannot be destroyed",
-                    handle == SHMEM_TEAM_WORLD ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
+    static const struct {
+        shmem_team_t handle;
+        const char *name;
+    } predefined[] = {{SHMEM_TEAM_WORLD, "SHMEM_TEAM_WORLD"},
+                      {SHMEM_TEAM_SHARED, "SHMEM_TEAM_SHARED"},
+                      {SHMEMX_TEAM_NODE, "SHMEMX_TEAM_NODE"},
+                      {SHMEMX_TEAM_SAME_MYPE_NODE, "SHMEMX_TEAM_SAME_MYPE_NODE"}};
+    for (size_t i = 0; i < sizeof predefined / sizeof predefined[0]; i++)
+        if (handle == predefined[i].handle)
+            shmpi_abort(routine, "%s is predefined and cannot be destroyed",
+                        predefined[i].name);
     struct shmpi_team *team = shmpi_team_get(routine, handle);
     pthread_mutex_lock(&lists_lock);
     if (team->n_contexts > 0 && shmpi_g.env.debug)
@@ -483,7 +538,7 @@ void shmpi_teams_fini(void)
         team_free(team, false); /* in whatever order each PE has them */
     }
     struct shmpi_team *predefined[] = {&shmpi_g.team_world, &shmpi_g.team_shared,
-                                       &shmpi_g.team_machine};
+                                       &shmpi_g.team_machine, &shmpi_g.team_same_index};
     for (size_t t = 0; t < sizeof(predefined) / sizeof(predefined[0]); t++)
         if (predefined[t]->magic == SHMPI_TEAM_MAGIC)
             shmpi_ctx_destroy_all(predefined[t]);
@@ -492,7 +547,7 @@ void shmpi_teams_fini(void)
     for (size_t t = 0; t < sizeof(predefined) / sizeof(predefined[0]); t++) {
         struct shmpi_team *team = predefined[t];
         if (team->magic != SHMPI_TEAM_MAGIC)
-            continue; /* the machine's team where it is another team */
+            continue; /* the machine's (same index's) team where it is another team */
         team_shm_fini(team, false);
         MPI_Comm_free(&team->comm);
         free(team->world_pe);
@@ -500,6 +555,7 @@ void shmpi_teams_fini(void)
         team->world_pe = NULL;
         team->by_world = NULL;
     }
-    shmpi_g.team_machine.magic = 0; /* made again, or not, by the next shmem_init */
-    shmpi_g.team_node = NULL;
+    /* made again, or not, by the next shmem_init */
+    shmpi_g.team_machine.magic = shmpi_g.team_same_index.magic = 0;
+    shmpi_g.team_node = shmpi_g.team_same_mype_node = NULL;
 }

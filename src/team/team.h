@@ -45,6 +45,13 @@ int shmpi_team_split_2d(const char *routine, shmem_team_t parent_team, int xrang
                         shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
                         long yaxis_mask, shmem_team_t *yaxis_team);
 void shmpi_team_destroy(const char *routine, shmem_team_t team);
+/* A valid configuration request: only SHMEM_TEAM_NUM_CONTEXTS, a count >= 0. */
+bool shmpi_team_config_ok(const shmem_team_config_t *config, long config_mask);
+/* A user team of world PEs world_pe[0..n-1] (team PE i is world_pe[i]),
+ * made by those PEs alone, the caller being team PE my_pe (shmemx_team_init,
+ * once the members know each other; config checked). */
+shmem_team_t shmpi_team_of_world_pes(const char *routine, const int *world_pe, int n, int my_pe,
+                                     const shmem_team_config_t *config, long config_mask);
 
 
 /* The PEs a collective runs over. */

@@ -2,7 +2,7 @@
  * device_stream.c - operations on CUDA streams (shmemx_*_on_stream,
  * docs/device-heap.md "Streams"): RMA, put-with-signal, signal waits,
  * quiet, barriers and collectives on a stream, registered device memory,
- * SHMEMX_TEAM_NODE and the late start of the device heap.
+ * SHMEMX_TEAM_NODE, SHMEMX_TEAM_SAME_MYPE_NODE and the late start of the device heap.
  *
  * Runs against the CUDA driver named by SHMPI_CUDA_LIBRARY: by default the
  * fake of tests/fake_cuda.c (FAKE_CUDA_LIBRARY), whose streams are FIFOs
@@ -511,6 +511,11 @@ int main(int argc, char **argv)
     test_signals(s);
     test_collectives(SHMEM_TEAM_WORLD, "world", s);
     test_collectives(SHMEMX_TEAM_NODE, "node", s);
+    /* One machine: this PE alone. */
+    CHECK(shmem_team_n_pes(SHMEMX_TEAM_SAME_MYPE_NODE) == 1 &&
+              shmem_team_translate_pe(SHMEMX_TEAM_SAME_MYPE_NODE, 0, SHMEM_TEAM_WORLD) == me,
+          "SHMEMX_TEAM_SAME_MYPE_NODE has %d PEs", shmem_team_n_pes(SHMEMX_TEAM_SAME_MYPE_NODE));
+    test_collectives(SHMEMX_TEAM_SAME_MYPE_NODE, "same mype node", s);
     shmem_team_t odd = SHMEM_TEAM_INVALID;
     if (npes > 2) {
         shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, npes / 2, NULL, 0, &odd);

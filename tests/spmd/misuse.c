@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "testlib.h"
+#include <shmemx.h>
 
 static long static_word;
 
@@ -61,6 +62,38 @@ static shmem_ctx_t destroyed_ctx(void)
  * team_case returns false and the program ends with status 99.
  */
 static void undefined_case(const char *what, long *heap);
+
+/* An id from PE 0 on every PE, for shmemx_team_init. */
+static uint64_t shared_uniqueid(void)
+{
+    static uint64_t id;
+    if (shmem_my_pe() == 0)
+        CHECK(shmemx_team_get_uniqueid(&id) == 0, "uniqueid");
+    shmem_uint64_broadcast(SHMEM_TEAM_WORLD, &id, &id, 1, 0);
+    return id;
+}
+
+/* shmemx_team_init misused by the callers of one id: "index0-twice" PEs 0
+ * and 1 both give index 0; "index-twice" (3 PEs) PEs 1 and 2 both give
+ * index 1; "npes-differ" (3 PEs) PE 1 says 3 PEs, PE 0 2, PE 2 takes no
+ * part.  Each ends the job with one line. */
+static void team_init_case(const char *what)
+{
+    uint64_t id = shared_uniqueid();
+    int me = shmem_my_pe();
+    shmem_team_t team;
+    if (strcmp(what, "index0-twice") == 0)
+        shmemx_team_init(id, 2, 0, NULL, 0, &team);
+    else if (strcmp(what, "index-twice") == 0)
+        shmemx_team_init(id, 3, me == 0 ? 0 : 1, NULL, 0, &team);
+    else if (strcmp(what, "npes-differ") == 0) {
+        if (me < 2)
+            shmemx_team_init(id, me == 1 ? 3 : 2, me, NULL, 0, &team);
+    } else
+        CHECK(false, "unknown case team-init-%s", what);
+    shmem_barrier_all(); /* index 0 waits here for a PE that ends the job */
+    printf("shmemx_team_init(%s) returned\n", what);
+}
 
 static bool team_case(const char *what, long *heap)
 {
@@ -117,6 +150,14 @@ static bool team_case(const char *what, long *heap)
         printf("shmem_team_split_2d(SHMEM_TEAM_INVALID) returned %s, xaxis_team %s, "
                "yaxis_team %s\n",
                rc_name(rc), team_name(x), team_name(y));
+    } else if (strcmp(what, "team-init-returns") == 0) {
+        /* npes 0 and an index out of range: nonzero at once, no waiting */
+        uint64_t id = shared_uniqueid();
+        shmem_team_t team = SHMEM_TEAM_WORLD;
+        int npes0 = shmemx_team_init(id, 0, 0, NULL, 0, &team);
+        int range = shmemx_team_init(id, 2, 2, NULL, 0, &team);
+        printf("shmemx_team_init(npes 0) returned %s, (index 2 of 2) returned %s, new_team %s\n",
+               rc_name(npes0), rc_name(range), team_name(team));
     } else if (strcmp(what, "team-destroy-invalid") == 0) {
         shmem_team_destroy(SHMEM_TEAM_INVALID);
         printf("shmem_team_destroy(SHMEM_TEAM_INVALID) returned\n");
@@ -187,6 +228,12 @@ static void undefined_case(const char *what, long *heap)
         shmem_team_destroy(SHMEM_TEAM_WORLD);
     else if (strcmp(what, "team-destroy-shared") == 0)
         shmem_team_destroy(SHMEM_TEAM_SHARED);
+    else if (strcmp(what, "team-destroy-node") == 0)
+        shmem_team_destroy(SHMEMX_TEAM_NODE);
+    else if (strcmp(what, "team-destroy-same-mype-node") == 0)
+        shmem_team_destroy(SHMEMX_TEAM_SAME_MYPE_NODE);
+    else if (strncmp(what, "team-init-", 10) == 0)
+        team_init_case(what + 10);
     else if (strcmp(what, "team-destroy-made-up") == 0)
         shmem_team_destroy(MADE_UP_TEAM);
     else if (strcmp(what, "team-ptr-destroyed") == 0)

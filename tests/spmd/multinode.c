@@ -11,7 +11,8 @@
  *   shared     SHMEM_TEAM_SHARED is the set of PEs whose heap shmem_ptr maps, all on this
  *              node, and (default mode) exactly this node's PEs; shmem_ptr gives NULL for
  *              the heap and static data of every PE of another node; SHMEMX_TEAM_NODE
- *              is exactly this node's PEs in every mode;
+ *              is exactly this node's PEs in every mode, SHMEMX_TEAM_SAME_MYPE_NODE
+ *              the PEs with this PE's index on their node (and a sum over it);
  *   reach      every PE puts to, gets from, and adds atomically to the static data and the
  *              heap of every PE; the values and totals are exact;
  *   order      each PE writes blocks to a PE it maps ("near": copies) and to one it does
@@ -147,6 +148,42 @@ static void check_shared(long *heap_word)
               "SHMEMX_TEAM_NODE member %d is PE %d, want PE %d", i,
               shmem_team_translate_pe(SHMEMX_TEAM_NODE, i, SHMEM_TEAM_WORLD), pe);
     }
+}
+
+/* A PE's index on its node: the PEs of the node before it, in world order. */
+static int index_on_node(int pe)
+{
+    int index = 0;
+    for (int q = 0; q < pe; q++)
+        index += node_of[q] == node_of[pe];
+    return index;
+}
+
+/* SHMEMX_TEAM_SAME_MYPE_NODE: exactly the PEs with this PE's index on their node, in
+ * world order, in every mode; a sum over it. */
+static void check_same_mype_node(void)
+{
+    static long src, sum;
+    shmem_team_t same = SHMEMX_TEAM_SAME_MYPE_NODE;
+    int mine = index_on_node(me), size = 0;
+    long want = 0;
+    for (int pe = 0; pe < n; pe++) {
+        if (index_on_node(pe) != mine)
+            continue;
+        CHECK(shmem_team_translate_pe(same, size, SHMEM_TEAM_WORLD) == pe,
+              "SHMEMX_TEAM_SAME_MYPE_NODE member %d is PE %d, want PE %d", size,
+              shmem_team_translate_pe(same, size, SHMEM_TEAM_WORLD), pe);
+        if (pe == me)
+            CHECK(shmem_team_my_pe(same) == size, "SHMEMX_TEAM_SAME_MYPE_NODE: PE %d, want %d",
+                  shmem_team_my_pe(same), size);
+        want += pe + 1;
+        size++;
+    }
+    CHECK(shmem_team_n_pes(same) == size, "SHMEMX_TEAM_SAME_MYPE_NODE has %d PEs, want %d",
+          shmem_team_n_pes(same), size);
+    src = me + 1;
+    CHECK(shmem_long_sum_reduce(same, &sum, &src, 1) == 0 && sum == want,
+          "SHMEMX_TEAM_SAME_MYPE_NODE sum %ld, want %ld", sum, want);
 }
 
 static long slot_value(int from, int to) { return 1000003L * (from + 1) + 7919L * to; }
@@ -371,6 +408,7 @@ int main(int argc, char **argv)
               src,
           "allocation");
     check_shared(heap_counter);
+    check_same_mype_node();
     check_reach(heap_slots, heap_counter);
     check_order(fence_block, quiet_block, fence_flag, quiet_flag, src);
     if (me == 0 && expected_nodes)
