@@ -195,13 +195,12 @@ static void hand_over_by_socket(const char *routine, const struct shmpi_vmm_card
         shmpi_abort(routine, "out of memory");
     int to_send = 0, to_receive = 0;
     for (int pe = 0; pe < n; pe++) {
-        if (pe == me || !same_machine(pe))
-            continue;
-        if (cards[me].alloc_size && missing[pe])
+        bool peer = pe != me && same_machine(pe);
+        if (peer && cards[me].alloc_size && missing[pe])
             to_send++;
         else
             sent[pe] = true;
-        to_receive += missing[me] && cards[pe].alloc_size;
+        to_receive += peer && missing[me] && cards[pe].alloc_size;
     }
     int out = -1;
     if (to_send && (out = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
@@ -227,7 +226,8 @@ static void hand_over_by_socket(const char *routine, const struct shmpi_vmm_card
         }
         int from, fd;
         while (to_receive && (fd = receive_fd(sock, &from)) >= 0) {
-            if (from < 0 || from >= n || fds[from] >= 0 || !cards[from].alloc_size) {
+            if (from < 0 || from >= n || from == me || fds[from] >= 0 ||
+                !cards[from].alloc_size) {
                 close(fd); /* taken by pidfd already */
             } else {
                 fds[from] = fd;
