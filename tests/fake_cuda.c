@@ -1681,7 +1681,7 @@ EXPORT CUresult cuMemExportToShareableHandle(void *shareable, CUmemGenericAlloca
     if (!shareable || flags || type != VMM_HANDLE_POSIX_FD || !a)
         status = ERROR_INVALID_VALUE;
     else if (!(a->prop.requestedHandleTypes & VMM_HANDLE_POSIX_FD))
-        status = ERROR_NOT_SUPPORTED; /* not requested at cuMemCreate */
+        status = ERROR_INVALID_VALUE; /* not requested at cuMemCreate: as an H200 does */
     else if ((*(int *)shareable = fcntl(a->fd, F_DUPFD_CLOEXEC, 0)) < 0)
         status = ERROR_OUT_OF_MEMORY;
     else
