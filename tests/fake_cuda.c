@@ -47,6 +47,10 @@
  *     enqueued before, and theirs for its; non-blocking streams never wait
  *     for it.  cuStreamSynchronize(0) waits for the legacy stream,
  *     cuCtxSynchronize for every stream.
+ * The virtual memory API (cuMemCreate, cuMemMap, cuMemExportToShareableHandle
+ * with POSIX descriptors, ...) is at the end of the file: its allocations
+ * are memfds; fake_cuda_vmm_count(WHAT) counts "allocations", "mappings",
+ * "reservations" live and "exports", "imports" made.
  *
  * Environment, read when a call is made:
  *   SHMPI_FAKE_CUDA_DEVICES=N      the number of devices (default 1)
@@ -87,11 +91,13 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -140,6 +146,7 @@ struct region {
     int owned;          /* allocated here (else opened from a handle) */
     int pinned;         /* cuMemAllocHost memory: host and device are one */
     int registered;     /* cuMemHostRegister memory (pinned, the program's) */
+    int vmm;            /* a cuMemMap mapping (VMM section): not freed here */
 };
 #define MAX_REGIONS 256
 static struct region regions[MAX_REGIONS];
@@ -1028,7 +1035,8 @@ static CUresult release_region(CUdeviceptr ptr, int owned, int pinned)
     CUresult status = ERROR_INVALID_VALUE;
     pthread_mutex_lock(&regions_lock);
     struct region *r = find((void *)(uintptr_t)ptr);
-    if (r && r->owned == owned && r->pinned == pinned && (uintptr_t)r->device == ptr) {
+    if (r && !r->vmm && r->owned == owned && r->pinned == pinned &&
+        (uintptr_t)r->device == ptr) {
         unmap_region(r);
         status = SUCCESS;
     }
@@ -1692,4 +1700,408 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned 
     if (addr % 8 || (status = make_ref(&op.dst, addr, 8, 1)) != SUCCESS)
         return ERROR_INVALID_VALUE;
     return enqueue(s, &op);
+}
+
+/* ---- virtual memory management (cuMemCreate, cuMemMap, ...) ------------------------- */
+/* A physical allocation is a memfd, so cuMemExportToShareableHandle can hand
+ * out a POSIX descriptor of it and another process maps the same pages.  A
+ * reservation is a PROT_NONE range; cuMemMap maps an allocation into it (the
+ * host reaches the bytes through a second mapping of the memfd, as for
+ * cuMemAlloc), and the mapping becomes one of the driver's regions at
+ * cuMemSetAccess: until then copies into it fault, as on a GPU.  Like the
+ * real driver, cuIpcGetMemHandle refuses VMM memory, cuMemGetAddressRange
+ * gives the mapping, and a handle lives until it is released and unmapped. */
+#define VMM_GRANULARITY ((size_t)2 << 20)
+#define VMM_HANDLE_POSIX_FD 1
+typedef unsigned long long CUmemGenericAllocationHandle;
+typedef struct {
+    int type, id;
+} CUmemLocation;
+typedef struct {
+    int type;
+    int requestedHandleTypes;
+    CUmemLocation location;
+    void *win32HandleMetaData;
+    struct {
+        unsigned char compressionType, gpuDirectRDMACapable;
+        unsigned short usage;
+        unsigned char reserved[4];
+    } allocFlags;
+} CUmemAllocationProp;
+typedef struct {
+    CUmemLocation location;
+    int flags;
+} CUmemAccessDesc;
+
+struct vmm_alloc {
+    int fd;           /* the memfd */
+    size_t size;
+    CUmemAllocationProp prop;
+    int handles;      /* cuMemCreate, cuMemRetainAllocationHandle, import: until cuMemRelease */
+    int maps;         /* its mappings: the memory lives while either count is not 0 */
+    struct vmm_alloc *next;
+};
+struct vmm_reservation {
+    char *base;
+    size_t size;
+    struct vmm_reservation *next;
+};
+struct vmm_mapping {
+    char *device;     /* in a reservation */
+    char *host;       /* the memfd's accessible mapping */
+    size_t size;
+    struct vmm_alloc *alloc;
+    struct region *region; /* once cuMemSetAccess made it reachable */
+    struct vmm_mapping *next;
+};
+static pthread_mutex_t vmm_lock = PTHREAD_MUTEX_INITIALIZER; /* before regions_lock */
+static struct vmm_alloc *vmm_allocs;
+static struct vmm_reservation *vmm_reservations;
+static struct vmm_mapping *vmm_mappings;
+static atomic_ulong vmm_exports, vmm_imports;
+
+EXPORT unsigned long fake_cuda_vmm_count(const char *what)
+{
+    if (!strcmp(what, "exports"))
+        return atomic_load(&vmm_exports);
+    if (!strcmp(what, "imports"))
+        return atomic_load(&vmm_imports);
+    unsigned long n = 0;
+    pthread_mutex_lock(&vmm_lock);
+    if (!strcmp(what, "allocations"))
+        for (struct vmm_alloc *a = vmm_allocs; a; a = a->next)
+            n++;
+    else if (!strcmp(what, "mappings"))
+        for (struct vmm_mapping *m = vmm_mappings; m; m = m->next)
+            n++;
+    else if (!strcmp(what, "reservations"))
+        for (struct vmm_reservation *r = vmm_reservations; r; r = r->next)
+            n++;
+    pthread_mutex_unlock(&vmm_lock);
+    return n;
+}
+
+/* The caller holds vmm_lock. */
+static struct vmm_alloc *vmm_alloc_of(CUmemGenericAllocationHandle handle)
+{
+    for (struct vmm_alloc *a = vmm_allocs; a; a = a->next)
+        if ((uintptr_t)a == handle && a->handles > 0)
+            return a;
+    return NULL;
+}
+
+/* The caller holds vmm_lock; frees the allocation when nothing holds it. */
+static void vmm_free_if_unused(struct vmm_alloc *a)
+{
+    if (a->handles > 0 || a->maps > 0)
+        return;
+    struct vmm_alloc **link = &vmm_allocs;
+    while (*link != a)
+        link = &(*link)->next;
+    *link = a->next;
+    close(a->fd);
+    free(a);
+}
+
+static CUresult vmm_new(int fd, size_t size, const CUmemAllocationProp *prop,
+                        CUmemGenericAllocationHandle *handle)
+{
+    struct vmm_alloc *a = calloc(1, sizeof *a);
+    if (!a)
+        return ERROR_OUT_OF_MEMORY;
+    a->fd = fd;
+    a->size = size;
+    a->prop = *prop;
+    a->handles = 1;
+    pthread_mutex_lock(&vmm_lock);
+    a->next = vmm_allocs;
+    vmm_allocs = a;
+    pthread_mutex_unlock(&vmm_lock);
+    *handle = (uintptr_t)a;
+    return SUCCESS;
+}
+
+EXPORT CUresult cuMemGetAllocationGranularity(size_t *granularity,
+                                              const CUmemAllocationProp *prop, int option)
+{
+    if (!initialized)
+        return ERROR_NOT_INITIALIZED;
+    if (!granularity || !prop || option < 0 || option > 1 || prop->location.type != 1)
+        return ERROR_INVALID_VALUE;
+    *granularity = VMM_GRANULARITY;
+    return SUCCESS;
+}
+
+EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
+                            const CUmemAllocationProp *prop, unsigned long long flags)
+{
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    if (!handle || !prop || flags || size == 0 || size % VMM_GRANULARITY || prop->type != 1 ||
+        prop->location.type != 1 || (prop->requestedHandleTypes & ~VMM_HANDLE_POSIX_FD))
+        return ERROR_INVALID_VALUE;
+    if (prop->location.id < 0 || prop->location.id >= device_count())
+        return ERROR_INVALID_DEVICE;
+    int fd = memfd_create("fake-cuda-vmm", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, (off_t)size) != 0) {
+        if (fd >= 0)
+            close(fd);
+        return ERROR_OUT_OF_MEMORY;
+    }
+    status = vmm_new(fd, size, prop, handle);
+    if (status != SUCCESS)
+        close(fd);
+    else
+        allocs++;
+    return status;
+}
+
+EXPORT CUresult cuMemRelease(CUmemGenericAllocationHandle handle)
+{
+    pthread_mutex_lock(&vmm_lock);
+    struct vmm_alloc *a = vmm_alloc_of(handle);
+    if (a) {
+        a->handles--;
+        vmm_free_if_unused(a);
+    }
+    pthread_mutex_unlock(&vmm_lock);
+    return a ? SUCCESS : ERROR_INVALID_VALUE;
+}
+
+EXPORT CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment,
+                                    CUdeviceptr addr, unsigned long long flags)
+{
+    (void)addr; /* a hint */
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    if (!ptr || flags || size == 0 || size % VMM_GRANULARITY ||
+        (alignment & (alignment - 1)))
+        return ERROR_INVALID_VALUE;
+    if (alignment < VMM_GRANULARITY)
+        alignment = VMM_GRANULARITY;
+    struct vmm_reservation *r = calloc(1, sizeof *r);
+    char *raw = mmap(NULL, size + alignment, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (!r || raw == MAP_FAILED) {
+        free(r);
+        return ERROR_OUT_OF_MEMORY;
+    }
+    char *base = (char *)(((uintptr_t)raw + alignment - 1) & ~(uintptr_t)(alignment - 1));
+    if (base > raw)
+        munmap(raw, (size_t)(base - raw));
+    if (raw + size + alignment > base + size)
+        munmap(base + size, (size_t)(raw + size + alignment - (base + size)));
+    r->base = base;
+    r->size = size;
+    pthread_mutex_lock(&vmm_lock);
+    r->next = vmm_reservations;
+    vmm_reservations = r;
+    pthread_mutex_unlock(&vmm_lock);
+    *ptr = (uintptr_t)base;
+    return SUCCESS;
+}
+
+/* The caller holds vmm_lock: the first mapping sharing a byte with [p, p+size). */
+static struct vmm_mapping *vmm_mapping_in(const char *p, size_t size)
+{
+    for (struct vmm_mapping *m = vmm_mappings; m; m = m->next)
+        if (p < m->device + m->size && m->device < p + size)
+            return m;
+    return NULL;
+}
+
+EXPORT CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size)
+{
+    CUresult status = ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&vmm_lock);
+    struct vmm_reservation **link = &vmm_reservations;
+    while (*link && ((uintptr_t)(*link)->base != ptr || (*link)->size != size))
+        link = &(*link)->next;
+    struct vmm_reservation *r = *link;
+    if (r && !vmm_mapping_in(r->base, r->size)) { /* unmap first */
+        *link = r->next;
+        munmap(r->base, r->size);
+        free(r);
+        status = SUCCESS;
+    }
+    pthread_mutex_unlock(&vmm_lock);
+    return status;
+}
+
+EXPORT CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
+                         CUmemGenericAllocationHandle handle, unsigned long long flags)
+{
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    char *p = (char *)(uintptr_t)ptr;
+    status = ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&vmm_lock);
+    struct vmm_alloc *a = vmm_alloc_of(handle);
+    struct vmm_reservation *r = vmm_reservations;
+    while (r && !(p >= r->base && size <= r->size && p - r->base <= (ptrdiff_t)(r->size - size)))
+        r = r->next;
+    /* the driver's rules: offset 0, whole granules, inside one reservation, no overlap */
+    if (a && r && !flags && offset == 0 && size && size <= a->size &&
+        ptr % VMM_GRANULARITY == 0 && size % VMM_GRANULARITY == 0 && !vmm_mapping_in(p, size)) {
+        struct vmm_mapping *m = calloc(1, sizeof *m);
+        char *host = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, a->fd, 0);
+        if (!m || host == MAP_FAILED) {
+            free(m);
+            status = ERROR_OUT_OF_MEMORY;
+        } else {
+            *m = (struct vmm_mapping){.device = p, .host = host, .size = size, .alloc = a,
+                                      .next = vmm_mappings};
+            vmm_mappings = m;
+            a->maps++;
+            status = SUCCESS;
+        }
+    }
+    pthread_mutex_unlock(&vmm_lock);
+    return status;
+}
+
+/* The caller holds vmm_lock. */
+static void vmm_drop_region(struct vmm_mapping *m)
+{
+    if (!m->region)
+        return;
+    pthread_mutex_lock(&regions_lock);
+    memset(m->region, 0, sizeof *m->region);
+    pthread_mutex_unlock(&regions_lock);
+    m->region = NULL;
+}
+
+EXPORT CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
+{
+    CUresult status = ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&vmm_lock);
+    struct vmm_mapping **link = &vmm_mappings;
+    while (*link && ((uintptr_t)(*link)->device != ptr || (*link)->size != size))
+        link = &(*link)->next;
+    struct vmm_mapping *m = *link;
+    if (m) {
+        *link = m->next;
+        vmm_drop_region(m);
+        munmap(m->host, m->size);
+        m->alloc->maps--;
+        vmm_free_if_unused(m->alloc);
+        free(m);
+        status = SUCCESS;
+    }
+    pthread_mutex_unlock(&vmm_lock);
+    return status;
+}
+
+EXPORT CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc,
+                               size_t count)
+{
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    if (!desc || count == 0)
+        return ERROR_INVALID_VALUE;
+    for (size_t i = 0; i < count; i++)
+        if (desc[i].location.type != 1 || desc[i].location.id < 0 ||
+            desc[i].location.id >= device_count() || desc[i].flags < 0 || desc[i].flags > 3)
+            return ERROR_INVALID_VALUE;
+    int readable = desc[0].flags != 0;
+    char *p = (char *)(uintptr_t)ptr;
+    status = SUCCESS;
+    pthread_mutex_lock(&vmm_lock);
+    /* every byte of [p, p+size) must be mapped; each mapping becomes a region */
+    for (char *at = p; at < p + size && status == SUCCESS;) {
+        struct vmm_mapping *m = vmm_mapping_in(at, 1);
+        if (!m || m->device != at || m->size > (size_t)(p + size - at)) {
+            status = ERROR_INVALID_VALUE;
+            break;
+        }
+        if (readable && !m->region) {
+            pthread_mutex_lock(&regions_lock);
+            struct region *r = free_slot();
+            if (r) {
+                *r = (struct region){.device = m->device, .host = m->host, .size = m->size,
+                                     .gen = ++region_gen, .vmm = 1};
+                m->region = r;
+            }
+            pthread_mutex_unlock(&regions_lock);
+            if (!r)
+                status = ERROR_OUT_OF_MEMORY;
+        } else if (!readable) {
+            vmm_drop_region(m);
+        }
+        at += m->size;
+    }
+    pthread_mutex_unlock(&vmm_lock);
+    return status;
+}
+
+EXPORT CUresult cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr)
+{
+    if (!handle)
+        return ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&vmm_lock);
+    struct vmm_mapping *m = vmm_mapping_in(addr, 1);
+    if (m) {
+        m->alloc->handles++; /* the same handle, one more reference */
+        *handle = (uintptr_t)m->alloc;
+    }
+    pthread_mutex_unlock(&vmm_lock);
+    return m ? SUCCESS : ERROR_INVALID_VALUE;
+}
+
+EXPORT CUresult cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop,
+                                                       CUmemGenericAllocationHandle handle)
+{
+    pthread_mutex_lock(&vmm_lock);
+    struct vmm_alloc *a = vmm_alloc_of(handle);
+    if (a && prop)
+        *prop = a->prop;
+    pthread_mutex_unlock(&vmm_lock);
+    return a && prop ? SUCCESS : ERROR_INVALID_VALUE;
+}
+
+EXPORT CUresult cuMemExportToShareableHandle(void *shareable, CUmemGenericAllocationHandle handle,
+                                             int type, unsigned long long flags)
+{
+    CUresult status = ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&vmm_lock);
+    struct vmm_alloc *a = vmm_alloc_of(handle);
+    if (!shareable || flags || type != VMM_HANDLE_POSIX_FD || !a)
+        status = ERROR_INVALID_VALUE;
+    else if (!(a->prop.requestedHandleTypes & VMM_HANDLE_POSIX_FD))
+        status = ERROR_INVALID_VALUE; /* not requested at cuMemCreate: as an H200 does */
+    else if ((*(int *)shareable = fcntl(a->fd, F_DUPFD_CLOEXEC, 0)) < 0)
+        status = ERROR_OUT_OF_MEMORY;
+    else
+        status = SUCCESS;
+    pthread_mutex_unlock(&vmm_lock);
+    if (status == SUCCESS)
+        vmm_exports++;
+    return status;
+}
+
+/* Like the real driver, the caller keeps (and closes) the descriptor. */
+EXPORT CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle,
+                                               void *shareable, int type)
+{
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    int fd = (int)(intptr_t)shareable;
+    struct stat st;
+    if (!handle || type != VMM_HANDLE_POSIX_FD || fstat(fd, &st) != 0 || st.st_size <= 0)
+        return ERROR_INVALID_VALUE;
+    int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (own < 0)
+        return ERROR_OUT_OF_MEMORY;
+    CUmemAllocationProp prop = {.type = 1, .requestedHandleTypes = VMM_HANDLE_POSIX_FD,
+                                .location = {.type = 1, .id = current->device}};
+    status = vmm_new(own, (size_t)st.st_size, &prop, handle);
+    if (status != SUCCESS)
+        close(own);
+    else
+        vmm_imports++;
+    return status;
 }

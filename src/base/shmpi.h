@@ -100,6 +100,10 @@ void shmpi_on_not_symmetric(void (*hook)(const char *routine, const void *addr, 
 void *shmpi_xmalloc(const char *routine, size_t size);
 
 /* ---- env: every environment variable shmpi reads ------------------------------------ */
+/* How registration hands a VMM allocation's descriptor to the PEs of the
+ * machine (SHMPI_FD_PASSING, src/device/vmm.c). */
+enum shmpi_fd_passing { SHMPI_FD_AUTO, SHMPI_FD_PIDFD, SHMPI_FD_SOCKET };
+
 struct shmpi_env {
     size_t symmetric_size; /* SHMEM_SYMMETRIC_SIZE */
     bool debug;            /* SHMEM_DEBUG */
@@ -121,6 +125,7 @@ struct shmpi_env {
                                    (shmpi_amo_window_ops, read by mpi_rma.c) */
     size_t device_heap_size; /* SHMPI_DEVICE_HEAP_SIZE: 0 = no device heap */
     const char *cuda_library; /* SHMPI_CUDA_LIBRARY (cuda_driver.c) */
+    int fd_passing;        /* SHMPI_FD_PASSING: enum shmpi_fd_passing (vmm.c) */
     bool order_check;      /* SHMPI_ORDER_CHECK (diagnose.c) */
     long hang_report_s;    /* SHMPI_HANG_REPORT: 0 = no report (diagnose.c) */
 };

@@ -34,6 +34,13 @@ void shmpi_cuda_load(const char *routine)
                     name, SYMBOL);
     SHMPI_CUDA_ENTRIES(SHMPI_CUDA_LOOKUP)
 #undef SHMPI_CUDA_LOOKUP
+    shmpi_cuda.vmm_missing = NULL;
+#define SHMPI_CUDA_LOOKUP_VMM(MEMBER, SYMBOL, PARAMS)                                         \
+    *(void **)&shmpi_cuda.MEMBER = dlsym(library, SYMBOL);                                    \
+    if (!shmpi_cuda.MEMBER && !shmpi_cuda.vmm_missing)                                        \
+        shmpi_cuda.vmm_missing = SYMBOL;
+    SHMPI_CUDA_VMM_ENTRIES(SHMPI_CUDA_LOOKUP_VMM)
+#undef SHMPI_CUDA_LOOKUP_VMM
     shmpi_cuda.library = library;
     shmpi_cuda_check(routine, "cuInit", shmpi_cuda.init(0));
 }

@@ -92,11 +92,67 @@ typedef struct {
        unsigned block_y, unsigned block_z, unsigned shared_bytes, CUstream stream,            \
        void **params, void **extra))
 
+/* The virtual memory management API (cuMemCreate and its kin, CUDA 10.2;
+ * cuMemRetainAllocationHandle, CUDA 11.0): only shmemx_device_register of
+ * such memory needs it, so a driver without it loads (vmm.c says what is
+ * missing when a registration needs it).  CUmemGenericAllocationHandle is
+ * an unsigned long long; the structures are those of cuda.h. */
+typedef unsigned long long CUmemGenericAllocationHandle;
+typedef struct {
+    int type; /* CUmemLocationType: 1 = device */
+    int id;   /* the device ordinal */
+} CUmemLocation;
+typedef struct {
+    int type;                   /* CUmemAllocationType: 1 = pinned */
+    int requestedHandleTypes;   /* CUmemAllocationHandleType bits */
+    CUmemLocation location;
+    void *win32HandleMetaData;
+    struct {
+        unsigned char compressionType;
+        unsigned char gpuDirectRDMACapable;
+        unsigned short usage;
+        unsigned char reserved[4];
+    } allocFlags;
+} CUmemAllocationProp;
+typedef struct {
+    CUmemLocation location;
+    int flags; /* CUmemAccess_flags */
+} CUmemAccessDesc;
+#define SHMPI_CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR 1
+#define SHMPI_CU_MEM_LOCATION_TYPE_DEVICE 1
+#define SHMPI_CU_MEM_ACCESS_FLAGS_PROT_READWRITE 3
+#define SHMPI_CU_MEM_ALLOC_GRANULARITY_MINIMUM 0
+
+#define SHMPI_CUDA_VMM_ENTRIES(X)                                                             \
+    X(mem_retain_allocation_handle, "cuMemRetainAllocationHandle",                            \
+      (CUmemGenericAllocationHandle * handle, void *addr))                                    \
+    X(mem_get_allocation_properties, "cuMemGetAllocationPropertiesFromHandle",                \
+      (CUmemAllocationProp * prop, CUmemGenericAllocationHandle handle))                      \
+    X(mem_export_to_shareable_handle, "cuMemExportToShareableHandle",                         \
+      (void *shareable, CUmemGenericAllocationHandle handle, int type, unsigned long long flags)) \
+    X(mem_import_from_shareable_handle, "cuMemImportFromShareableHandle",                     \
+      (CUmemGenericAllocationHandle * handle, void *shareable, int type))                     \
+    X(mem_get_allocation_granularity, "cuMemGetAllocationGranularity",                        \
+      (size_t *granularity, const CUmemAllocationProp *prop, int option))                     \
+    X(mem_address_reserve, "cuMemAddressReserve",                                             \
+      (CUdeviceptr * ptr, size_t size, size_t alignment, CUdeviceptr addr,                    \
+       unsigned long long flags))                                                             \
+    X(mem_address_free, "cuMemAddressFree", (CUdeviceptr ptr, size_t size))                   \
+    X(mem_map, "cuMemMap",                                                                    \
+      (CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle,      \
+       unsigned long long flags))                                                             \
+    X(mem_unmap, "cuMemUnmap", (CUdeviceptr ptr, size_t size))                                \
+    X(mem_set_access, "cuMemSetAccess",                                                       \
+      (CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count))              \
+    X(mem_release, "cuMemRelease", (CUmemGenericAllocationHandle handle))
+
 struct shmpi_cuda {
 #define SHMPI_CUDA_MEMBER(MEMBER, SYMBOL, PARAMS) CUresult(*MEMBER) PARAMS;
     SHMPI_CUDA_ENTRIES(SHMPI_CUDA_MEMBER)
+    SHMPI_CUDA_VMM_ENTRIES(SHMPI_CUDA_MEMBER)
 #undef SHMPI_CUDA_MEMBER
-    void *library; /* the dlopen handle, or NULL */
+    const char *vmm_missing; /* the first VMM entry point the driver lacks, or NULL */
+    void *library;           /* the dlopen handle, or NULL */
 };
 extern struct shmpi_cuda shmpi_cuda;
 

@@ -10,6 +10,7 @@
 #include "progress.h"
 #include "shape.h"
 #include "stream.h"
+#include "vmm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,11 +122,13 @@ void shmpi_device_heap_init(void)
 
 /* ---- mapping the peers' device ranges (the heap, registered memory) -------------------- */
 /* What each PE says of a device range it shares: the IPC handle of the
- * allocation holding it, where the range starts in that allocation, and its
- * size (0: nothing to share). */
+ * allocation holding it (or, for CUDA VMM memory, what vmm.c needs to pass
+ * it on), where the range starts in that allocation, and its size (0:
+ * nothing to share). */
 struct range_card {
     CUipcMemHandle handle;
     unsigned long long offset, size;
+    struct shmpi_vmm_card vmm; /* vmm.alloc_size 0: cudaMalloc memory (the IPC handle) */
 };
 
 /* Every PE's card (collective); free() the result. */
@@ -138,15 +141,36 @@ static struct range_card *exchange_cards(const char *routine, const struct range
 }
 
 /* Where each PE's range is mapped here: this PE's own at `mine`, those of
- * the PEs of its machine opened through CUDA IPC, NULL for the others. */
-static char **map_peers(const char *routine, char *mine, const struct range_card *all)
+ * the PEs of its machine opened through CUDA IPC or, for VMM memory, mapped
+ * by vmm.c (*vmm: the mappings, NULL if no PE's range is VMM memory), NULL
+ * for the others.  Collective. */
+static char **map_peers(const char *routine, char *mine, const struct range_card *all,
+                        struct shmpi_vmm_map **vmm)
 {
     int n = shmpi_g.n_pes, me = shmpi_g.my_pe;
     char **peer = shmpi_xmalloc(routine, (size_t)n * sizeof *peer);
+    bool any_vmm = false;
     for (int pe = 0; pe < n; pe++) {
         peer[pe] = NULL;
+        any_vmm |= all[pe].vmm.alloc_size != 0;
+    }
+    *vmm = NULL;
+    if (any_vmm) { /* every PE sees the same cards: all of them come here */
+        struct shmpi_vmm_card *cards = shmpi_xmalloc(routine, (size_t)n * sizeof *cards);
+        unsigned long long *offsets = shmpi_xmalloc(routine, (size_t)n * sizeof *offsets);
+        for (int pe = 0; pe < n; pe++) {
+            cards[pe] = all[pe].vmm;
+            offsets[pe] = all[pe].offset;
+        }
+        *vmm = shmpi_vmm_map_peers(routine, cards, offsets, peer);
+        free(cards);
+        free(offsets);
+    }
+    for (int pe = 0; pe < n; pe++) {
         if (pe == me) {
             peer[pe] = mine;
+        } else if (all[pe].vmm.alloc_size) {
+            continue; /* mapped above */
         } else if (shmpi_shape.kernel_of[pe] == shmpi_shape.kernel_of[me]) {
             CUdeviceptr mapped = 0;
             shmpi_cuda_check(routine, "cuIpcOpenMemHandle",
@@ -161,10 +185,14 @@ static char **map_peers(const char *routine, char *mine, const struct range_card
 
 /* Closes what map_peers opened (each mapping is of a whole allocation), then
  * waits until every peer has closed its mappings of this PE's range, which
- * may be freed after this returns; frees `peer`. */
-static void unmap_peers(const char *routine, char **peer)
+ * may be freed after this returns; frees `peer` and `vmm`. */
+static void unmap_peers(const char *routine, char **peer, struct shmpi_vmm_map *vmm)
 {
     for (int pe = 0; pe < shmpi_g.n_pes; pe++) {
+        if (vmm && vmm[pe].size) {
+            shmpi_vmm_unmap(routine, &vmm[pe]);
+            continue;
+        }
         if (pe == shmpi_g.my_pe || !peer[pe])
             continue;
         CUdeviceptr alloc_base = 0;
@@ -176,6 +204,7 @@ static void unmap_peers(const char *routine, char **peer)
     }
     shmpi_barrier_comm(shmpi_g.comm, NULL);
     free(peer);
+    free(vmm);
 }
 
 void shmpi_device_heap_start(const char *routine, int ordinal, size_t size)
@@ -215,7 +244,8 @@ void shmpi_device_heap_start(const char *routine, int ordinal, size_t size)
     shmpi_cuda_check(routine, "cuIpcGetMemHandle",
                      shmpi_cuda.ipc_get_mem_handle(&mine.handle, base));
     struct range_card *all = exchange_cards(routine, &mine);
-    shmpi_device.peer = map_peers(routine, (char *)(uintptr_t)base, all);
+    struct shmpi_vmm_map *vmm;
+    shmpi_device.peer = map_peers(routine, (char *)(uintptr_t)base, all, &vmm);
     free(all);
     if (shmpi_heap_init(&shmpi_device.alloc, size))
         shmpi_abort(routine, "out of memory for the device heap's bookkeeping");
@@ -250,7 +280,7 @@ void shmpi_device_heap_fini(void)
     while (shmpi_device.ranges)
         shmpi_device_unregister(routine, shmpi_device.ranges->base);
     shmpi_stream_fini();
-    unmap_peers(routine, shmpi_device.peer);
+    unmap_peers(routine, shmpi_device.peer, NULL);
     shmpi_cuda_check(routine, "cuMemFree",
                      shmpi_cuda.mem_free((CUdeviceptr)(uintptr_t)shmpi_device.base));
     shmpi_cuda_check(routine, "cuStreamDestroy", shmpi_cuda.stream_destroy(device_stream));
@@ -465,17 +495,31 @@ int shmpi_device_register(const char *routine, void *ptr, size_t size)
     CUdeviceptr alloc_base = 0;
     size_t alloc_size = 0;
     const char *problem = NULL;
+    char vmm_problem[400], no_ipc[300];
+    enum shmpi_vmm_kind vmm = SHMPI_VMM_NOT;
     if (!ptr || size == 0)
         problem = "the range is empty";
     else if (overlaps_device(ptr, size))
         problem = "it overlaps the device heap or a registered range";
     else if (shmpi_cuda.mem_get_address_range(&alloc_base, &alloc_size,
                                               (CUdeviceptr)(uintptr_t)ptr) != SHMPI_CUDA_SUCCESS)
-        problem = "the CUDA driver does not know it as device memory (cudaMalloc)";
+        problem = "the CUDA driver does not know it as device memory (cudaMalloc, cuMemCreate)";
+    else if ((vmm = shmpi_vmm_export((CUdeviceptr)(uintptr_t)ptr, size, alloc_base, alloc_size,
+                                     &mine.vmm, vmm_problem, sizeof vmm_problem)) ==
+             SHMPI_VMM_REFUSED)
+        problem = vmm_problem;
+    else if (vmm == SHMPI_VMM_EXPORTED)
+        ; /* vmm.c passes it on */
     else if ((uintptr_t)ptr + size > alloc_base + alloc_size)
         problem = "it runs past the end of its cudaMalloc allocation";
-    else if (shmpi_cuda.ipc_get_mem_handle(&mine.handle, alloc_base) != SHMPI_CUDA_SUCCESS)
-        problem = "the CUDA driver gives no IPC handle for it";
+    else if (shmpi_cuda.ipc_get_mem_handle(&mine.handle, alloc_base) != SHMPI_CUDA_SUCCESS) {
+        snprintf(no_ipc, sizeof no_ipc, "the CUDA driver gives no IPC handle for it%s%s%s",
+                 shmpi_cuda.vmm_missing ? " (and, for CUDA VMM memory, the driver has no " : "",
+                 shmpi_cuda.vmm_missing ? shmpi_cuda.vmm_missing : "",
+                 shmpi_cuda.vmm_missing ? "; set SHMPI_CUDA_LIBRARY to a newer libcuda.so.1)"
+                                        : "");
+        problem = no_ipc;
+    }
     if (!problem) {
         mine.offset = (uintptr_t)ptr - alloc_base;
         mine.size = size;
@@ -486,6 +530,7 @@ int shmpi_device_register(const char *routine, void *ptr, size_t size)
         if (all[pe].size != size)
             refused = pe;
     if (refused >= 0) {
+        shmpi_vmm_forget(&mine.vmm);
         if (problem)
             shmpi_warn(routine, "cannot register %zu bytes at %p: %s", size, ptr, problem);
         else if (me == 0 && all[refused].size)
@@ -497,7 +542,7 @@ int shmpi_device_register(const char *routine, void *ptr, size_t size)
     struct shmpi_device_range *r = shmpi_xmalloc(routine, sizeof *r);
     r->base = ptr;
     r->size = size;
-    r->peer = map_peers(routine, ptr, all);
+    r->peer = map_peers(routine, ptr, all, &r->vmm);
     free(all);
     r->next = shmpi_device.ranges;
     shmpi_device.ranges = r;
@@ -521,7 +566,7 @@ int shmpi_device_unregister(const char *routine, void *ptr)
     }
     make_current(routine);
     sync_context(routine); /* this PE's copies into peers' ranges, its streams' too */
-    unmap_peers(routine, r->peer);
+    unmap_peers(routine, r->peer, r->vmm);
     *at = r->next;
     free(r);
     return 0;

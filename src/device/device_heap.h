@@ -46,6 +46,7 @@ struct shmpi_device_range {
     char *base;
     size_t size;
     char **peer;              /* [n_pes], NULL where not mapped */
+    struct shmpi_vmm_map *vmm; /* [n_pes]: the peers' CUDA VMM mappings (vmm.h), or NULL */
     struct shmpi_device_range *next;
 };
 extern struct shmpi_device_heap shmpi_device;

@@ -39,6 +39,7 @@ enum {
     VAR_AMO_OPS,
     VAR_DEVICE_HEAP_SIZE,
     VAR_CUDA_LIBRARY,
+    VAR_FD_PASSING,
     VAR_TREE_MIN_PES,
     VAR_ORDER_CHECK,
     VAR_HANG_REPORT,
@@ -93,6 +94,10 @@ static const struct env_var env_table[] = {
      "suffixes; docs/device-heap.md); 0: none, and the CUDA driver is not loaded"},
     [VAR_CUDA_LIBRARY] = {"SHMPI_CUDA_LIBRARY", NULL, ENV_FLAG, "libcuda.so.1",
      "the CUDA driver library the device heap loads (a path, or a name for dlopen)"},
+    [VAR_FD_PASSING] = {"SHMPI_FD_PASSING", NULL, ENV_FLAG, "auto",
+     "how shmemx_device_register hands the file descriptor of CUDA VMM memory (cuMemCreate) "
+     "to the PEs of the machine: pidfd (pidfd_getfd), socket (SCM_RIGHTS over an "
+     "abstract-namespace Unix socket), auto: pidfd where the kernel allows it, else socket"},
     [VAR_TREE_MIN_PES] = {"SHMPI_TREE_MIN_PES", NULL, ENV_COUNT, "auto",
      "N > 0: teams (and nodes) of N PEs or more run their shared-memory barrier, broadcasts "
      "up to 2 KiB and reductions up to 4 KiB as log-depth trees, smaller ones flat; 0: always "
@@ -240,6 +245,17 @@ void shmpi_env_read(void)
 
     value = env_lookup(&env_table[VAR_CUDA_LIBRARY]);
     env->cuda_library = value && *value ? value : "libcuda.so.1";
+
+    value = env_lookup(&env_table[VAR_FD_PASSING]);
+    if (!value || !strcmp(value, "auto"))
+        env->fd_passing = SHMPI_FD_AUTO;
+    else if (!strcmp(value, "pidfd"))
+        env->fd_passing = SHMPI_FD_PIDFD;
+    else if (!strcmp(value, "socket"))
+        env->fd_passing = SHMPI_FD_SOCKET;
+    else
+        env_problem("SHMPI_FD_PASSING=\"%s\" is not valid (expected auto, pidfd or socket)",
+                    value);
 
     value = env_lookup(&env_table[VAR_YIELD_WAITS]);
     if (!value || strcmp(value, "auto") == 0)
