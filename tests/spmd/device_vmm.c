@@ -50,6 +50,7 @@ static CUresult (*cu_mem_set_access)(CUdeviceptr, size_t, const CUmemAccessDesc 
 static CUresult (*cu_mem_granularity)(size_t *, const CUmemAllocationProp *, int);
 static CUresult (*cu_ipc_get_mem_handle)(void *, CUdeviceptr);
 static CUresult (*cu_memcpy)(CUdeviceptr, CUdeviceptr, size_t);
+static CUresult (*cu_ctx_synchronize)(void);
 static CUresult (*cu_ctx_get_device)(int *);
 static CUresult (*cu_stream_create)(shmemx_stream_t *, unsigned);
 static CUresult (*cu_stream_synchronize)(shmemx_stream_t);
@@ -77,6 +78,7 @@ static void load_driver(void)
     LOAD(cu_mem_granularity, "cuMemGetAllocationGranularity");
     LOAD(cu_ipc_get_mem_handle, "cuIpcGetMemHandle");
     LOAD(cu_memcpy, "cuMemcpy");
+    LOAD(cu_ctx_synchronize, "cuCtxSynchronize");
     LOAD(cu_ctx_get_device, "cuCtxGetDevice");
     LOAD(cu_stream_create, "cuStreamCreate");
     LOAD(cu_stream_synchronize, "cuStreamSynchronize");
@@ -130,6 +132,9 @@ static void to_host(void *host, const void *device, size_t bytes)
 static void to_device(void *device, const void *host, size_t bytes)
 {
     CHECK(cu_memcpy((uintptr_t)device, (uintptr_t)host, bytes) == 0, "cuMemcpy to device");
+    /* From pageable memory the driver may return once the bytes are staged: they must
+     * land before a barrier lets a peer write there. */
+    CHECK(cu_ctx_synchronize() == 0, "cuCtxSynchronize");
 }
 
 static long value(int pe, int k, int i)
