@@ -107,12 +107,19 @@ int shmemx_device_unregister(void *ptr);
  * nobody else taking part (NVSHMEM's nvshmemx_team_init).  Each gives a
  * distinct pe_idx_in_team from 0 to npes - 1, and the new team's PE i is
  * the caller that gave i.  config and config_mask as for
- * shmem_team_split_strided.  Returns 0 with the team, or nonzero and
- * SHMEM_TEAM_INVALID (a line under SHMEM_DEBUG) for npes < 1 or more than
- * the PEs, an index out of range, an id no PE issued, or a bad config.
+ * shmem_team_split_strided.  The id is one shmemx_team_get_uniqueid gave
+ * (its upper 32 bits are from 1 to the number of PEs), for one team; or
+ * any other uint64 chosen by hand (every id below 2^32, 0 included), for
+ * one team at a time and again once every member's call returned: its
+ * members meet in a slot of a PE picked by the id's hash (where that PE
+ * computes outside shmpi they wait as for an issued id's PE, and where
+ * its 128 slots all hold rendezvous they wait for one).  Returns 0 with
+ * the team, or nonzero and SHMEM_TEAM_INVALID (a line under SHMEM_DEBUG)
+ * for npes < 1 or more than the PEs, an index out of range, an id of the
+ * issued form no PE issued (or whose team was made), or a bad config.
  * Two callers with one index, or npes differing between callers, end the
- * job with one line.  A PE takes part in one call per id; destroy the team
- * with shmem_team_destroy. */
+ * job with one line.  A PE takes part in one call per id at a time;
+ * destroy the team with shmem_team_destroy. */
 #define SHMEMX_TEAM_SAME_MYPE_NODE ((shmem_team_t)(uintptr_t)4)
 int shmemx_team_get_uniqueid(uint64_t *uniqueid);
 int shmemx_team_init(uint64_t uniqueid, int npes, int pe_idx_in_team,

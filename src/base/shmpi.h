@@ -274,11 +274,12 @@ struct shmpi_team_slot {
 struct shmpi_wait_record {
     _Alignas(64) _Atomic uint64_t word[SHMPI_WAIT_RECORD_WORDS];
 };
-/* shmemx_team_init's rendezvous (coll/team_init.c): a slot per uniqueid this
- * PE issued and whose team is not made yet, updated by AMOs only. */
+/* shmemx_team_init's rendezvous (coll/team_init.c): a slot per id whose
+ * team is not made yet, issued by this PE or hand-chosen and hashed here;
+ * updated by AMOs only. */
 #define SHMPI_RENDEZVOUS_SLOTS 128
 struct shmpi_rendezvous {
-    uint64_t id;   /* the uniqueid, 0: free (set by its issuer, cleared by index 0) */
+    uint64_t id;   /* the id's key; 0 or a tombstone: free (claimed by CAS, freed by index 0) */
     uint64_t root; /* (npes << 32) | (world PE + 1) of the caller with index 0 */
 };
 struct shmpi_reserved {
@@ -289,7 +290,9 @@ struct shmpi_reserved {
     _Alignas(64) _Atomic uint64_t departed;
     /* What this PE waits in, while a wait lasts (diagnose.c). */
     struct shmpi_wait_record wait_record;
-    _Alignas(64) struct shmpi_rendezvous rendezvous[SHMPI_RENDEZVOUS_SLOTS];
+    /* World PE + 1 of the caller that claims or frees a slot, 0: none. */
+    _Alignas(64) uint64_t rendezvous_lock;
+    struct shmpi_rendezvous rendezvous[SHMPI_RENDEZVOUS_SLOTS];
 };
 #define SHMPI_HEAP_RESERVED sizeof(struct shmpi_reserved)
 /* The alignment of shmem_malloc: any (the allocator's own minimum); shmem_align's

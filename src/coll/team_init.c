@@ -3,9 +3,11 @@
  * their index (shmemx_team_get_uniqueid, shmemx_team_init: NVSHMEM's
  * nvshmemx_team_get_uniqueid and nvshmemx_team_init; coll.h).
  *
- * The members must first learn each other's world PEs.  They meet at the
- * PE that issued the id (its PE is in the id), in the slot of its reserved
- * block that the id names (struct shmpi_rendezvous, shmpi.h):
+ * The members must first learn each other's world PEs.  They meet in a
+ * slot of one PE's rendezvous board (struct shmpi_rendezvous, shmpi.h): an
+ * issued id names its issuer and the slot it claimed; a hand-chosen id (any
+ * other uint64: "hand-chosen ids" below) a PE from its hash, and the
+ * first member claims a slot there for it.  Then
  *   - index 0 puts (npes, its PE) in the slot's root word by a
  *     compare-and-swap, so a second index 0 finds the word taken;
  *   - every other member polls the root word with AMOs, waiting as every
@@ -16,8 +18,8 @@
  *     PEs down a binomial tree over the indices: each member receives it
  *     once and forwards it to at most log2(npes) others.
  * Then the members make the team as a split does, alone (team_comm.c).
- * Only AMOs reach the issuer, so the meeting moves as any AMO aimed at it
- * does (while it waits in shmpi, or through the progress thread); the
+ * Only AMOs reach the board's PE, so the meeting moves as any AMO aimed at
+ * it does (while it waits in shmpi, or through the progress thread); the
  * messages are between members, all waiting inside shmpi.  No PE but the
  * members sends or receives anything.
  *
@@ -36,6 +38,14 @@
 
 #define SLOT_BITS 7 /* 1 << SLOT_BITS == SHMPI_RENDEZVOUS_SLOTS */
 _Static_assert((1 << SLOT_BITS) == SHMPI_RENDEZVOUS_SLOTS, "slot bits");
+#define SLOTS SHMPI_RENDEZVOUS_SLOTS
+/* An issued id: (PE + 1) << 32 | generation << SLOT_BITS | slot, the
+ * generation from 1 to GENERATIONS. */
+#define GENERATIONS ((UINT64_C(1) << (32 - SLOT_BITS)) - 1)
+/* Keys of generation 0, which no issued id has: hand-chosen id 0's key,
+ * and the tombstone of a slot freed inside a probe sequence. */
+#define KEY_OF_ZERO (UINT64_C(1) << 32)
+#define TOMBSTONE (UINT64_C(1) << 32 | 1)
 #define TAG_FIRST 0x6000
 #define TAG_IDS 4000
 
@@ -46,14 +56,18 @@ struct join {
 };
 
 static pthread_mutex_t issue_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint64_t issued; /* ids this PE issued (the id's generation) */
+static uint64_t issued; /* ids this PE issued */
+
+static struct shmpi_reserved *board(void)
+{
+    return (struct shmpi_reserved *)(shmpi_g.seg[SHMPI_SEG_HEAP].base +
+                                     shmpi_g.heap_reserved_off);
+}
 
 /* Slot `slot` of this PE's rendezvous board (a symmetric address). */
 static struct shmpi_rendezvous *board_slot(int slot)
 {
-    struct shmpi_reserved *r =
-        (struct shmpi_reserved *)(shmpi_g.seg[SHMPI_SEG_HEAP].base + shmpi_g.heap_reserved_off);
-    return &r->rendezvous[slot];
+    return &board()->rendezvous[slot];
 }
 
 static uint64_t word_fetch(const char *routine, uint64_t *word, int pe)
@@ -70,6 +84,25 @@ static void word_set(const char *routine, uint64_t *word, uint64_t value, int pe
               NULL, pe);
 }
 
+/* The word's old value; `value` is in it where that was `expect`. */
+static uint64_t word_cswap(const char *routine, uint64_t *word, uint64_t expect,
+                           uint64_t value, int pe)
+{
+    uint64_t was;
+    shmpi_amo(routine, SHMEM_CTX_DEFAULT, SHMPI_AMO_CSWAP, SHMPI_AMO_UINT64, word, &value,
+              &expect, &was, pe);
+    return was;
+}
+
+/* Claims a free slot (0 or a tombstone) for `key`. */
+static bool slot_claim(const char *routine, int slot, uint64_t key, int pe)
+{
+    uint64_t was = word_cswap(routine, &board_slot(slot)->id, 0, key, pe);
+    return was == 0 || (was == TOMBSTONE &&
+                        word_cswap(routine, &board_slot(slot)->id, TOMBSTONE, key, pe) ==
+                            TOMBSTONE);
+}
+
 int shmpi_team_get_uniqueid(const char *routine, uint64_t *uniqueid)
 {
     shmpi_check_ready(routine);
@@ -79,27 +112,127 @@ int shmpi_team_get_uniqueid(const char *routine, uint64_t *uniqueid)
         return -1;
     }
     pthread_mutex_lock(&issue_lock);
-    int slot = -1;
-    for (int i = 0; i < SHMPI_RENDEZVOUS_SLOTS && slot < 0; i++) {
-        int s = (int)((issued + (uint64_t)i) % SHMPI_RENDEZVOUS_SLOTS);
-        if (word_fetch(routine, &board_slot(s)->id, shmpi_g.my_pe) == 0)
-            slot = s;
+    uint64_t generation = issued % GENERATIONS + 1, id = 0;
+    for (int i = 0; i < SLOTS && id == 0; i++) {
+        int s = (int)((issued + (uint64_t)i) % SLOTS);
+        uint64_t candidate = (uint64_t)(shmpi_g.my_pe + 1) << 32 | generation << SLOT_BITS |
+                             (uint64_t)s;
+        /* A free slot's root word is 0 (slot_free): the claim publishes it. */
+        if (slot_claim(routine, s, candidate, shmpi_g.my_pe))
+            id = candidate;
     }
-    if (slot < 0) {
+    if (id == 0) {
         pthread_mutex_unlock(&issue_lock);
         if (shmpi_g.env.debug)
-            shmpi_warn(routine, "the %d uniqueids this PE issued last all wait for their "
-                       "shmemx_team_init", SHMPI_RENDEZVOUS_SLOTS);
+            shmpi_warn(routine, "all %d rendezvous slots of this PE wait for their "
+                       "shmemx_team_init", SLOTS);
         return -1;
     }
-    uint64_t generation = ++issued & ((UINT64_C(1) << (32 - SLOT_BITS)) - 1);
-    uint64_t id = (uint64_t)(shmpi_g.my_pe + 1) << 32 | generation << SLOT_BITS | (uint64_t)slot;
-    /* The root word first: a member that sees the id sees it clear. */
-    word_set(routine, &board_slot(slot)->root, 0, shmpi_g.my_pe);
-    word_set(routine, &board_slot(slot)->id, id, shmpi_g.my_pe);
+    issued++;
     pthread_mutex_unlock(&issue_lock);
     *uniqueid = id;
     return 0;
+}
+
+/* ---- hand-chosen ids -------------------------------------------------------------- */
+/* An id whose upper 32 bits are from 1 to the number of PEs is issued (its
+ * PE and slot are in it); any other is chosen by hand.  A hand-chosen id's
+ * members meet at PE h % n_pes, in the first slot from h >> 57 on (open
+ * addressing, wrapping) that holds its key, h = splitmix64(id).  A key is
+ * in one slot at a time: claims and frees hold the board's lock, and a
+ * slot freed inside a probe sequence becomes a tombstone, so the slots
+ * from a live key's first slot up to its own are never 0 and a probe that
+ * meets a 0 knows the key is not there. */
+static bool issued_form(uint64_t id)
+{
+    uint64_t pe = id >> 32;
+    return pe >= 1 && pe <= (uint64_t)shmpi_g.n_pes;
+}
+
+static uint64_t splitmix64(uint64_t x)
+{
+    x += UINT64_C(0x9e3779b97f4a7c15);
+    x = (x ^ x >> 30) * UINT64_C(0xbf58476d1ce4e5b9);
+    x = (x ^ x >> 27) * UINT64_C(0x94d049bb133111eb);
+    return x ^ x >> 31;
+}
+
+static bool board_try_lock(const char *routine, int pe)
+{
+    return word_cswap(routine, &board()->rendezvous_lock, 0, (uint64_t)shmpi_g.my_pe + 1, pe) ==
+           0;
+}
+
+static void board_lock(const char *routine, int pe)
+{
+    SHMPI_WAITER(w) = {.waits_in = SHMPI_WAITS_ON_LOCK, .routine = routine,
+                       .addr = &board()->rendezvous_lock};
+    while (!board_try_lock(routine, pe))
+        shmpi_backoff(&w);
+}
+
+/* The slot of `key` from `first` on, or -1; *vacant: the first free slot
+ * met (-1: none, every slot held). */
+static int probe(const char *routine, uint64_t key, int first, int *vacant, int pe)
+{
+    *vacant = -1;
+    for (int i = 0; i < SLOTS; i++) {
+        int s = (first + i) % SLOTS;
+        uint64_t held = word_fetch(routine, &board_slot(s)->id, pe);
+        if (held == key)
+            return s;
+        if ((held == 0 || held == TOMBSTONE) && *vacant < 0)
+            *vacant = s;
+        if (held == 0)
+            break;
+    }
+    return -1;
+}
+
+/* The slot of hand-chosen id `id` at PE `pe` (its PE), claimed by the
+ * first member that comes; where all are held it waits for one. */
+static int hand_slot(const char *routine, uint64_t id, int pe)
+{
+    uint64_t key = id ? id : KEY_OF_ZERO;
+    int first = (int)(splitmix64(id) >> 57), vacant;
+    int s = probe(routine, key, first, &vacant, pe); /* no lock: a member claimed it */
+    if (s >= 0)
+        return s;
+    uint64_t *lock = &board()->rendezvous_lock;
+    SHMPI_WAITER(w) = {.waits_in = SHMPI_WAITS_ON_LOCK, .routine = routine, .addr = lock};
+    for (;;) {
+        if (board_try_lock(routine, pe)) {
+            s = probe(routine, key, first, &vacant, pe);
+            if (s < 0 && vacant >= 0 && slot_claim(routine, vacant, key, pe))
+                s = vacant;
+            word_set(routine, lock, 0, pe);
+            if (s >= 0)
+                return s;
+        }
+        /* The lock is held, every slot is, or an issuer took the vacant one. */
+        shmpi_backoff(&w);
+    }
+}
+
+/* Index 0, once every member read the root word: the slot free for another
+ * id, its root word 0 first.  A slot whose next is 0 ends no probe
+ * sequence of a live key: it becomes 0, with the tombstones before it;
+ * another, a tombstone. */
+static void slot_free(const char *routine, int slot, int pe)
+{
+    word_set(routine, &board_slot(slot)->root, 0, pe);
+    board_lock(routine, pe);
+    if (word_fetch(routine, &board_slot((slot + 1) % SLOTS)->id, pe) != 0) {
+        word_set(routine, &board_slot(slot)->id, TOMBSTONE, pe);
+    } else {
+        word_set(routine, &board_slot(slot)->id, 0, pe);
+        for (int i = 1; i < SLOTS; i++) {
+            int s = (slot + SLOTS - i) % SLOTS;
+            if (word_cswap(routine, &board_slot(s)->id, TOMBSTONE, 0, pe) != TOMBSTONE)
+                break;
+        }
+    }
+    word_set(routine, &board()->rendezvous_lock, 0, pe);
 }
 
 /* Not a team: the line under SHMEM_DEBUG, nonzero. */
@@ -177,7 +310,6 @@ int shmpi_team_init(const char *routine, uint64_t id, int npes, int member,
     if (!new_team)
         shmpi_abort(routine, "new_team is NULL");
     *new_team = SHMEM_TEAM_INVALID;
-    int host = (int)(id >> 32) - 1;
     if (npes < 1 || npes > shmpi_g.n_pes)
         return refuse(routine, "npes is not from 1 to the number of PEs", id, npes, member);
     if (member < 0 || member >= npes)
@@ -185,14 +317,25 @@ int shmpi_team_init(const char *routine, uint64_t id, int npes, int member,
     if (!shmpi_team_config_ok(config, config_mask))
         return refuse(routine, "config_mask has bits other than SHMEM_TEAM_NUM_CONTEXTS, or "
                       "config is NULL or asks for a negative num_contexts", id, npes, member);
-    if (host < 0 || host >= shmpi_g.n_pes)
-        return refuse(routine, "uniqueid is not one shmemx_team_get_uniqueid gave", id, npes,
-                      member);
-    struct shmpi_rendezvous *slot = board_slot((int)(id & (SHMPI_RENDEZVOUS_SLOTS - 1)));
-    if (word_fetch(routine, &slot->id, host) != id)
-        return refuse(routine, "uniqueid is not one shmemx_team_get_uniqueid gave, or its "
-                      "team was made", id, npes, member);
+    int host, slot = -1;
+    if (issued_form(id)) {
+        host = (int)(id >> 32) - 1;
+        slot = (int)(id & (SLOTS - 1));
+        if ((id >> SLOT_BITS & GENERATIONS) == 0)
+            return refuse(routine, "uniqueid has the form of shmemx_team_get_uniqueid's "
+                          "(upper 32 bits from 1 to the number of PEs) but none gave it",
+                          id, npes, member);
+        if (word_fetch(routine, &board_slot(slot)->id, host) != id)
+            return refuse(routine, "uniqueid has the form of shmemx_team_get_uniqueid's "
+                          "(upper 32 bits from 1 to the number of PEs) but none gave it, "
+                          "or its team was made", id, npes, member);
+    } else {
+        host = (int)(splitmix64(id) % (uint64_t)shmpi_g.n_pes);
+    }
     shmpi_depart_routine = routine;
+    if (slot < 0)
+        slot = hand_slot(routine, id, host);
+    struct shmpi_rendezvous *meeting = board_slot(slot);
     uint64_t mixed = id * UINT64_C(0x9e3779b97f4a7c15);
     int tag = TAG_FIRST + 2 * (int)((mixed ^ mixed >> 29) % TAG_IDS);
     int *list = shmpi_xmalloc(routine, ((size_t)npes + 2) * sizeof(int));
@@ -200,20 +343,19 @@ int shmpi_team_init(const char *routine, uint64_t id, int npes, int member,
     list[1] = (int)(uint32_t)id;
     int *world = list + 2;
     if (member == 0) {
-        uint64_t mine = (uint64_t)npes << 32 | (uint64_t)(shmpi_g.my_pe + 1), none = 0, was;
-        shmpi_amo(routine, SHMEM_CTX_DEFAULT, SHMPI_AMO_CSWAP, SHMPI_AMO_UINT64, &slot->root,
-                  &mine, &none, &was, host);
+        uint64_t mine = (uint64_t)npes << 32 | (uint64_t)(shmpi_g.my_pe + 1);
+        uint64_t was = word_cswap(routine, &meeting->root, 0, mine, host);
         if (was != 0)
             shmpi_abort(routine, "PE %d and PE %d both give pe_idx_in_team 0 for uniqueid %#llx",
                         (int)(uint32_t)was - 1, shmpi_g.my_pe, (unsigned long long)id);
         world[0] = shmpi_g.my_pe;
         gather_joins(routine, id, npes, tag, world);
-        word_set(routine, &slot->id, 0, host); /* every member read the root word */
+        slot_free(routine, slot, host); /* every member read the root word */
     } else {
         SHMPI_WAITER(w) = {.waits_in = SHMPI_WAITS_ON_MEMORY, .routine = routine,
-                           .addr = &slot->root};
+                           .addr = &meeting->root};
         uint64_t root;
-        while ((root = word_fetch(routine, &slot->root, host)) == 0)
+        while ((root = word_fetch(routine, &meeting->root, host)) == 0)
             shmpi_backoff(&w);
         if ((int)(root >> 32) != npes)
             shmpi_abort(routine, "npes is %d here, %d at PE %d (pe_idx_in_team 0) for "

@@ -10,11 +10,19 @@
  *                 ids of PE 0; each new team: translate_pe both ways, a sync, a
  *                 sum, destroy.  Wrong arguments return nonzero and
  *                 SHMEM_TEAM_INVALID without waiting (npes 0, an index out of
- *                 range, an id nobody issued, an id whose team was made).
+ *                 range, an id of the issued form nobody issued, an id whose
+ *                 team was made).
+ * hand-chosen     ids no PE issued: 1004 for the last two PEs (NVSHMEM4Py's
+ *                 tutorial: PEs 2 and 3 of 4); id 0 for all PEs, reversed; every
+ *                 PE alone with its own id at once; evens and odds at once with
+ *                 two ids that meet in one PE and want one slot (found with the
+ *                 hash of docs/design.md, so one probes onward); evens with an
+ *                 issued id and odds with a hand-chosen id that wants its slot.
  * rounds          teams of all PEs, in a rotated order, made and destroyed again
  *                 and again: more rounds than MPICH has communicator context ids
- *                 (2048) and than a PE has rendezvous slots (128).  The argument
- *                 sets the number of rounds.
+ *                 (2048) and than a PE has rendezvous slots (128); each third
+ *                 with an issued id, 1004 again, a new hand-chosen id.  The
+ *                 argument sets the number of rounds.
  */
 #include <shmemx.h>
 #include <stdbool.h>
@@ -99,6 +107,94 @@ static void check_same_mype_node(void)
     CHECK(shmem_team_get_config(same, SHMEM_TEAM_NUM_CONTEXTS, &config) == 0, "config");
 }
 
+/* Where a hand-chosen id meets (docs/design.md): PE h % n, slots from
+ * h >> 57 on, h = splitmix64(id). */
+static uint64_t splitmix64(uint64_t x)
+{
+    x += UINT64_C(0x9e3779b97f4a7c15);
+    x = (x ^ x >> 30) * UINT64_C(0xbf58476d1ce4e5b9);
+    x = (x ^ x >> 27) * UINT64_C(0x94d049bb133111eb);
+    return x ^ x >> 31;
+}
+
+/* A hand-chosen id other than `not` (below 2^32, so never of the issued
+ * form) that meets at PE `pe` and wants slot `slot` first. */
+static uint64_t hand_id_at(int pe, int slot, uint64_t not)
+{
+    for (uint64_t id = 1;; id++) {
+        uint64_t h = splitmix64(id);
+        if (id != not && (int)(h % (uint64_t)n) == pe && (int)(h >> 57) == slot)
+            return id;
+    }
+}
+
+/* Evens with ids[0], odds with ids[1], at once: team PE i is world PE
+ * 2 i + parity. */
+static void evens_and_odds(const uint64_t ids[2], const char *what)
+{
+    int parity = me % 2, size_of = (n + 1 - parity) / 2, world[MAX_PES];
+    for (int i = 0; i < size_of; i++)
+        world[i] = 2 * i + parity;
+    shmem_team_t team;
+    shmem_team_config_t config = {.num_contexts = 1};
+    CHECK(shmemx_team_init(ids[parity], size_of, me / 2, &config, SHMEM_TEAM_NUM_CONTEXTS,
+                           &team) == 0,
+          "%s: uniqueid %#llx", what, (unsigned long long)ids[parity]);
+    check_team(team, world, size_of, me / 2, what);
+    CHECK(shmem_team_get_config(team, SHMEM_TEAM_NUM_CONTEXTS, &config) == 0 &&
+              config.num_contexts == 1,
+          "%s: num_contexts %d", what, config.num_contexts);
+    shmem_team_destroy(team);
+}
+
+static void check_hand_chosen(void)
+{
+    /* 1004 for the last two PEs (or PE 0 alone); the others wait. */
+    int first = n >= 2 ? n - 2 : 0, size = n - first;
+    if (me >= first) {
+        shmem_team_t team;
+        CHECK(shmemx_team_init(1004, size, me - first, NULL, 0, &team) == 0, "id 1004");
+        int world[2] = {first, first + 1};
+        check_team(team, world, size, me - first, "id 1004, the last PEs");
+        shmem_team_destroy(team);
+    }
+    shmem_barrier_all();
+
+    /* Id 0, all PEs, last first. */
+    {
+        shmem_team_t team;
+        int world[MAX_PES];
+        for (int i = 0; i < n; i++)
+            world[i] = n - 1 - i;
+        CHECK(shmemx_team_init(0, n, n - 1 - me, NULL, 0, &team) == 0, "id 0");
+        check_team(team, world, n, n - 1 - me, "id 0, reversed");
+        shmem_team_destroy(team);
+    }
+
+    /* Every PE alone at once, with an id above the issued form's PEs. */
+    {
+        shmem_team_t team;
+        uint64_t own = (uint64_t)(n + 1) << 32 | (uint64_t)me;
+        CHECK(shmemx_team_init(own, 1, 0, NULL, 0, &team) == 0, "id %#llx alone",
+              (unsigned long long)own);
+        check_team(team, &me, 1, 0, "alone");
+        shmem_team_destroy(team);
+    }
+
+    /* Two hand-chosen ids wanting one slot of one PE. */
+    uint64_t h = splitmix64(1004);
+    uint64_t ids[2] = {1004, hand_id_at((int)(h % (uint64_t)n), (int)(h >> 57), 1004)};
+    evens_and_odds(ids, "two hand-chosen ids, one slot");
+
+    /* An issued id and a hand-chosen id that wants its slot. */
+    if (me == 0)
+        CHECK(shmemx_team_get_uniqueid(&id[0]) == 0, "uniqueid");
+    shmem_uint64_broadcast(SHMEM_TEAM_WORLD, id, id, 1, 0);
+    ids[0] = id[0];
+    ids[1] = hand_id_at(0, (int)(id[0] & 127), 0);
+    evens_and_odds(ids, "issued and hand-chosen ids, one slot");
+}
+
 static void check_refusals(void)
 {
     shmem_team_t team = SHMEM_TEAM_WORLD;
@@ -110,7 +206,13 @@ static void check_refusals(void)
           "npes above the PEs accepted");
     CHECK(shmemx_team_init(id[0], 1, 1, NULL, 0, &team) != 0, "index 1 of 1 accepted");
     CHECK(shmemx_team_init(id[0], 1, -1, NULL, 0, &team) != 0, "index -1 accepted");
-    CHECK(shmemx_team_init(12345, 1, 0, NULL, 0, &team) != 0, "made-up id accepted");
+    /* The issued form: upper 32 bits from 1 to n (generation 0 is never issued). */
+    CHECK(shmemx_team_init(UINT64_C(1) << 32, 1, 0, NULL, 0, &team) != 0,
+          "id 1 << 32 (PE 0, generation 0, slot 0) accepted");
+    CHECK(shmemx_team_init(UINT64_C(1) << 32 | 1, 1, 0, NULL, 0, &team) != 0,
+          "id 1 << 32 | 1 (PE 0, generation 0, slot 1) accepted");
+    CHECK(shmemx_team_init((uint64_t)n << 32 | 55 << 7 | 3, 1, 0, NULL, 0, &team) != 0,
+          "id of PE %d nobody issued accepted", n - 1);
     CHECK(shmemx_team_init(id[0], 1, 0, NULL, 0, &team) != 0, "used-up id accepted");
     CHECK(shmemx_team_init(id[0] ^ (1u << 20), 1, 0, NULL, 0, &team) != 0,
           "id of another generation accepted");
@@ -161,29 +263,20 @@ int main(int argc, char **argv)
 
     /* Evens and odds at once, two ids of PE 0. */
     share_ids(0);
-    {
-        int parity = me % 2, size_of = (n + 1 - parity) / 2, world[MAX_PES];
-        for (int i = 0; i < size_of; i++)
-            world[i] = 2 * i + parity;
-        shmem_team_t team;
-        shmem_team_config_t config = {.num_contexts = 1};
-        CHECK(shmemx_team_init(id[parity], size_of, me / 2, &config, SHMEM_TEAM_NUM_CONTEXTS,
-                               &team) == 0,
-              "evens and odds");
-        check_team(team, world, size_of, me / 2, parity ? "odds at once" : "evens at once");
-        CHECK(shmem_team_get_config(team, SHMEM_TEAM_NUM_CONTEXTS, &config) == 0 &&
-                  config.num_contexts == 1,
-              "num_contexts %d", config.num_contexts);
-        shmem_team_destroy(team);
-    }
+    evens_and_odds(id, "evens and odds at once");
+    check_hand_chosen();
 
     /* Rounds: all PEs, rotated; the issuer turns too. */
     int rounds = argc > 1 ? atoi(argv[1]) : (n <= 4 ? 2100 : 300);
     for (int r = 0; r < rounds; r++) {
         int issuer = r % n, shift = r % n;
-        if (me == issuer)
-            CHECK(shmemx_team_get_uniqueid(&id[0]) == 0, "round %d: uniqueid", r);
-        shmem_uint64_broadcast(SHMEM_TEAM_WORLD, id, id, 1, issuer);
+        if (r % 3 == 0) {
+            if (me == issuer)
+                CHECK(shmemx_team_get_uniqueid(&id[0]) == 0, "round %d: uniqueid", r);
+            shmem_uint64_broadcast(SHMEM_TEAM_WORLD, id, id, 1, issuer);
+        } else {
+            id[0] = r % 3 == 1 ? 1004 : 5000 + (uint64_t)r;
+        }
         shmem_team_t team;
         int rank = (me + shift) % n;
         CHECK(shmemx_team_init(id[0], n, rank, NULL, 0, &team) == 0, "round %d", r);
