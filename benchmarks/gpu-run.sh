@@ -9,8 +9,11 @@
 #      SHMPI_PSEUDO_NODE_SIZE=2), the AMO refusal, examples/device_ring.cu (nvcc);
 #   3. the stream tests tests/spmd/device_stream at 2 and 4 PEs, with
 #      SHMPI_PSEUDO_NODE_SIZE=2 and the late start (shmemx_device_init);
-#   4. the Python package (src/python/shmpi): tests/python/run_gpu_python.py and
-#      examples/nvshmem4py_flows.py, when they were in the tree at pack time;
+#   4. the Python package (src/python/shmpi): tests/python/run_gpu_python.py (with
+#      CuPy as it is installed, and with SHMPI_PY_NO_CUPY=1), examples/nvshmem4py_flows.py
+#      and examples/nvshmem4py_notebook.py (NVSHMEM4Py's tutorial notebook, at 2 and 4
+#      PEs, with mpi4py bound to the carried MPICH: MPI4PY_MPIABI=mpich), when they were
+#      in the tree at pack time;
 #   5. bench_stream (stream RMA, ping-pong, barrier, collectives against the raw
 #      driver calls and the host collectives) at 2 and 4 PEs, bench_device
 #      (device-heap put/get against raw cuMemcpyAsync), and
@@ -67,7 +70,8 @@ if [ "${1:-}" = --pack ]; then
         mkdir -p "$x/python/shmpi"
         cp "$top"/src/python/shmpi/*.py "$x/python/shmpi/"
         rm -f "$x/python/shmpi/_paths.py" # the library comes from SHMPI_LIBRARY there
-        for f in tests/python/run_gpu_python.py examples/nvshmem4py_flows.py; do
+        for f in tests/python/run_gpu_python.py examples/nvshmem4py_flows.py \
+            examples/nvshmem4py_notebook.py; do
             if [ -f "$top/$f" ]; then cp "$top/$f" "$x/python/"; else echo "gpu-run: no $f in the tree: not packed"; fi
         done
         files+=("$x/python")
@@ -194,12 +198,29 @@ else
     elif ! python3 -c 'import numpy' 2>/dev/null; then
         skip "run_gpu_python.py: python3 here has no numpy, which the runner needs"
     else
-        step "run_gpu_python.py on 2 PEs" 90 "${py[@]}" "${launch[@]}" -n 2 python3 $X/python/run_gpu_python.py
+        with=$(python3 -c 'import cupy' 2>/dev/null && echo "with CuPy" || echo "without CuPy")
+        step "run_gpu_python.py on 2 PEs ($with)" 90 "${py[@]}" "${launch[@]}" -n 2 python3 $X/python/run_gpu_python.py
+        step "run_gpu_python.py on 4 PEs ($with)" 90 "${py[@]}" "${launch[@]}" -n 4 python3 $X/python/run_gpu_python.py
+        if [ "$with" = "with CuPy" ]; then
+            step "run_gpu_python.py on 2 PEs, SHMPI_PY_NO_CUPY=1" 90 "${py[@]}" SHMPI_PY_NO_CUPY=1 \
+                "${launch[@]}" -n 2 python3 $X/python/run_gpu_python.py
+        fi
     fi
     if [ -f $X/python/nvshmem4py_flows.py ]; then
         step "nvshmem4py_flows.py on 2 PEs" 60 "${py[@]}" "${launch[@]}" -n 2 python3 $X/python/nvshmem4py_flows.py
     else
         skip "nvshmem4py_flows.py: not in the tree at pack time"
+    fi
+    if [ -f $X/python/nvshmem4py_notebook.py ]; then
+        # mpi4py there is bound to the image's Open MPI: MPICH's library under the name
+        # it loads, and MPI4PY_MPIABI=mpich, bind it to the carried MPICH.
+        [ -e /opt/b/lib/libmpi.so.12 ] || ln -sf libmpich.so.12 /opt/b/lib/libmpi.so.12 2>/dev/null
+        nb=("${py[@]}" MPI4PY_MPIABI=mpich SHMPI_EXAMPLE_VMM_BYTES=${SHMPI_EXAMPLE_VMM_BYTES:-536870912})
+        for np in 2 4; do
+            step "nvshmem4py_notebook.py on $np PEs" 90 "${nb[@]}" "${launch[@]}" -n $np python3 $X/python/nvshmem4py_notebook.py
+        done
+    else
+        skip "nvshmem4py_notebook.py: not in the tree at pack time"
     fi
 fi
 

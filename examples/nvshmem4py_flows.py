@@ -9,10 +9,17 @@ init, teams, array, register_external_array, reduce on a stream, put + synchroni
 get_peer_array, barrier on a stream, put_signal + signal_wait, finalize.  PE 0 prints one
 line per flow; every PE checks the values it sees and exits 1 on the first wrong one.
 CuPy is used when it imports (array() returns CuPy arrays then); without it, the
-shmpi.core.Array that array() returns is filled and read with to_host/from_host."""
+shmpi.core.Array that array() returns is filled and read with to_host/from_host.  A
+watchdog (SHMPI_EXAMPLE_TIMEOUT seconds, default 60) ends a flow that hangs, with the
+traceback of where."""
+import faulthandler
+import os
 import sys
 
 import shmpi.core as nvshmem  # was: import nvshmem.core as nvshmem
+
+faulthandler.dump_traceback_later(float(os.environ.get("SHMPI_EXAMPLE_TIMEOUT", "60")),
+                                  exit=True)
 from shmpi.cuda import empty as cuda_empty, free as cuda_free
 
 try:

@@ -11,13 +11,21 @@ it unsets SHMPI_DEVICE_HEAP_SIZE first, so that init() starts the device heap la
 (shmemx_device_init with heap_size=16m); with SHMPI_TEST_PREINIT=1 it loads the library and
 calls shmem_init itself first, as shmem4py would.  numpy is needed here (not by the package).
 
-PE 0 prints "ok   NAME" per check; a failure prints "FAIL NAME: ..." on the PE that saw it.
+PE 0 prints "ok   NAME" per check; a failure prints "FAIL NAME: ..." on the PE that saw it;
+a check that needs CuPy or Torch where it is absent prints "skip NAME: ...".  The checks do
+not depend on which of CuPy, Torch and cuda.core are installed (SHMPI_PY_NO_CUPY=1 makes
+array() return the package's own arrays even where CuPy is).  A watchdog ends the job when
+no check has finished for SHMPI_PY_CHECK_TIMEOUT seconds (default 60), naming the group
+and the last check, with every thread's traceback: a failing check never becomes a hang.
 The last line is "N passed, N failed": the checks of all PEs together.  Exit status 0 if
 nothing failed."""
 import ctypes
+import faulthandler
 import os
 import subprocess
 import sys
+import threading
+import time
 import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -33,11 +41,40 @@ from shmpi._interop import ShmpiInvalid  # noqa: E402
 
 passed = 0
 failed = 0
+skipped = 0
 ME = 0
+# What the watchdog names: the group running, the last check done, and when.
+WHERE = {"group": "start", "check": "(none yet)", "since": time.monotonic()}
+
+
+def watchdog(limit):
+    """Ends the job (exit 3: the launcher ends the other PEs) when no check has finished
+    for `limit` seconds, naming where this PE is, with every thread's traceback."""
+    def watch():
+        while True:
+            time.sleep(1)
+            idle = time.monotonic() - WHERE["since"]
+            if idle > limit:
+                print("FAIL watchdog: PE %d: no check finished for %.0f s (SHMPI_PY_CHECK_TIMEOUT)"
+                      " in group %s, after check %r; ending the job"
+                      % (ME, idle, WHERE["group"], WHERE["check"]), flush=True)
+                faulthandler.dump_traceback(all_threads=True)
+                sys.stderr.flush()
+                os._exit(3)
+    threading.Thread(target=watch, name="watchdog", daemon=True).start()
+
+
+def skip(name, why):
+    global skipped
+    skipped += 1
+    WHERE["since"] = time.monotonic()
+    if ME == 0:
+        print("skip %s: %s" % (name, why), flush=True)
 
 
 def check(name, cond, detail=""):
     global passed, failed
+    WHERE["check"], WHERE["since"] = name, time.monotonic()
     if cond:
         passed += 1
         if ME == 0:
@@ -64,7 +101,10 @@ def raises(name, exc, fn, *args, must_say=None, **kw):
 
 def group(fn):
     """Runs one group of checks; an exception counts as one failure and is shown."""
+    WHERE["group"], WHERE["since"] = fn.__name__, time.monotonic()
     try:
+        if os.environ.get("SHMPI_TEST_HANG_IN") == fn.__name__ and ME == N - 1 > 0:
+            threading.Event().wait()  # the watchdog's own test: the last PE hangs here
         fn()
     except Exception as e:
         check(fn.__name__, False, "%s: %s\n%s" % (type(e).__name__, e, traceback.format_exc()))
@@ -380,21 +420,43 @@ def mp_teams():
           and 0 <= nvshmem.team_my_pe(shared) < nvshmem.team_n_pes(shared))
 
 
+def optional(name):
+    """The module `name` if it imports (CuPy, Torch, cuda.core), else None."""
+    try:
+        return __import__(name, fromlist=["_"])
+    except Exception:
+        return None
+
+
+def cupy_in_play():
+    """CuPy as shmpi.core uses it: None where absent or SHMPI_PY_NO_CUPY is set."""
+    return nvshmem._cupy_module()
+
+
 def mp_memory():
     a = nvshmem.array((4, 2), dtype="float32")
-    check("array(): own Array without CuPy", isinstance(a, nvshmem.Array) and a.shape == (4, 2)
-          and a.dtype == "float32" and a.nbytes == 32
-          and a.__dlpack_device__() == (2, nvshmem.device_ordinal()))
+    info = _interop.array_info(a)
+    cp = cupy_in_play()
+    kind = "CuPy's ndarray" if cp is not None else "shmpi.core.Array"
+    check("array(): %s of the right shape, dtype, bytes, device" % kind,
+          isinstance(a, cp.ndarray if cp is not None else nvshmem.Array)
+          and tuple(a.shape) == (4, 2) and info.dtype == "float32" and info.nbytes == 32
+          and tuple(int(v) for v in a.__dlpack_device__()) == (2, nvshmem.device_ordinal()),
+          "%r" % (a,))
     nvshmem.from_host(a, np.full((4, 2), ME, np.float32))
     check("from_host/to_host round trip", (host(a) == ME).all())
     b = nvshmem.buffer(64)
-    check("buffer(): 64 bytes", b.nbytes == 64 and b.dtype == "uint8")
+    check("buffer(): a Buffer of 64 bytes, .handle and .size",
+          isinstance(b, nvshmem.Buffer) and b.size == 64 and b.nbytes == 64
+          and b.handle == b.ptr != 0 and b.dtype == "uint8")
     host_barrier()
     for pe in range(N):
         peer = nvshmem.get_peer_array(a, pe)
-        ok = peer.shape == a.shape and peer.dtype == a.dtype and (host(peer) == pe).all()
+        ok = tuple(peer.shape) == tuple(a.shape) and _interop.array_info(peer).dtype == "float32" \
+            and (host(peer) == pe).all()
         check("get_peer_array(a, %d) shows PE %d's values" % (pe, pe), ok)
-    check("get_peer_array(a, me) is a", nvshmem.get_peer_array(a, ME).ptr == a.ptr)
+    check("get_peer_array(a, me) is a",
+          _interop.array_info(nvshmem.get_peer_array(a, ME)).ptr == info.ptr)
     host_barrier()
     nvshmem.free(b)
     nvshmem.free_array(a)
@@ -402,6 +464,166 @@ def mp_memory():
     raises("array of an unsupported dtype, named", ShmpiInvalid, nvshmem.array, (2,), "U4",
            must_say=["U4"])
     raises("array of 0 bytes refused", ShmpiInvalid, nvshmem.buffer, 0)
+
+
+def mp_copies_land():
+    """from_host returns once its bytes have landed: a zero fill followed at once by a
+    barrier and the left PE's put must leave the put's data (on a driver that returns
+    from a pageable copy once staged, a late fill would erase it)."""
+    for rounds, n in ((8, 1 << 16), (4, 1 << 20)):
+        bad = 0
+        for r in range(rounds):
+            dst = nvshmem.array((n,), dtype="uint8")
+            mine = new((n,), "uint8", np.full(n, (ME + r) % 251 + 1, np.uint8))
+            nvshmem.from_host(dst, np.zeros(n, np.uint8))
+            host_barrier()
+            nvshmem.put(dst, mine, RIGHT, stream=S)
+            S.synchronize()
+            host_barrier()
+            got = host(dst)
+            bad += int(not (got == (LEFT + r) % 251 + 1).all())
+            host_barrier()
+            nvshmem.free_array(mine)
+            nvshmem.free_array(dst)
+        check("from_host of %d bytes lands before it returns (%d rounds)" % (n, rounds), bad == 0,
+              "%d of %d rounds lost the put" % (bad, rounds))
+
+
+def mp_buffers():
+    b = nvshmem.buffer(4096)
+    dl = _interop.read_capsule(b.__dlpack__())
+    check("Buffer: DLPack uint8 of its size at its handle", dl[:4] == (b.handle, (4096,), None,
+                                                                       "uint8"))
+    cai = b.__cuda_array_interface__
+    check("Buffer: __cuda_array_interface__", cai["data"][0] == b.handle and cai["shape"] == (4096,)
+          and cai["typestr"] == "|u1")
+    sig = new((1,), "uint64", np.zeros(1, np.uint64))
+    sbuf, size, dtype = nvshmem.array_get_buffer(sig)
+    info = _interop.array_info(sig)
+    check("array_get_buffer: (Buffer, bytes, dtype)", isinstance(sbuf, nvshmem.Buffer)
+          and sbuf.handle == info.ptr and (size, dtype) == (8, "uint64"))
+    # A buffer wherever an array goes: put_signal and signal_wait on buffers.
+    src = nvshmem.buffer(256)
+    dst = nvshmem.buffer(256)
+    nvshmem.from_host(src, np.full(256, ME + 1, np.uint8))
+    nvshmem.from_host(dst, np.zeros(256, np.uint8))
+    s2 = nvshmem.Stream()
+    host_barrier()
+    nvshmem.put_signal(dst, src, sbuf, ME + 1, nvshmem.SignalOp.SIGNAL_SET, RIGHT, stream=S)
+    nvshmem.signal_wait(sbuf, LEFT + 1, nvshmem.ComparisonType.CMP_EQ, stream=s2)
+    s2.synchronize()
+    check("put_signal/signal_wait on Buffers", (host(dst) == LEFT + 1).all()
+          and host(sig)[0] == LEFT + 1)
+    S.synchronize()
+    host_barrier()
+    got = nvshmem.buffer(256)
+    nvshmem.get(got, src, RIGHT, stream=S)
+    S.synchronize()
+    check("get into a Buffer", (host(got) == RIGHT + 1).all())
+    peer = nvshmem.get_peer_buffer(src, RIGHT)
+    check("get_peer_buffer: a Buffer of the peer's bytes", isinstance(peer, nvshmem.Buffer)
+          and peer.size == 256 and (host(peer) == RIGHT + 1).all())
+    view = nvshmem.Array(b.handle, (1024,), "float32", b.device_id, owner=b)
+    nvshmem.from_host(view, np.arange(1024, dtype=np.float32) + ME)
+    check("a Buffer viewed as float32 through the package's Array",
+          (host(b).view(np.float32) == np.arange(1024, dtype=np.float32) + ME).all())
+    cp = optional("cupy")
+    if cp is not None:
+        arr = cp.from_dlpack(b).view(cp.float32)
+        check("cupy.from_dlpack(buffer).view(float32)", arr.shape == (1024,)
+              and int(arr.data.ptr) == b.handle and float(arr[3].get()) == 3.0 + ME)
+    else:
+        skip("cupy.from_dlpack(buffer)", "CuPy does not import here")
+    torch = optional("torch")
+    if torch is not None and getattr(torch, "cuda", None) is not None and torch.cuda.is_available():
+        t = torch.from_dlpack(b)
+        check("torch.from_dlpack(buffer)", t.numel() == 4096 and t.data_ptr() == b.handle
+              and t.dtype == torch.uint8)
+    else:
+        skip("torch.from_dlpack(buffer)", "Torch with CUDA does not import here")
+    host_barrier()
+    s2.close()
+    for x in (got, dst, src, b):
+        nvshmem.free(x)
+    nvshmem.free_array(sig)
+    raises("free of a non-symmetric Buffer refused", ShmpiInvalid, nvshmem.free,
+           nvshmem.Buffer(0x1000, 8), must_say=["0x1000"])
+
+
+def mp_new_teams():
+    """team_split_strided, team_split_2d, team_init, team_translate_pe, team_destroy,
+    TEAM_SAME_MYPE_NODE, and the stream collectives on them."""
+    evens = nvshmem.team_split_strided(WORLD, 0, 2, (N + 1) // 2, nvshmem.TeamConfig(), 0,
+                                       "EVENS")
+    src = new((4,), "int64", values("int64", ME, 4))  # symmetric: every PE allocates
+    dst = new((4,), "int64")
+    if ME % 2 == 0:
+        check("team_split_strided: the even PEs", isinstance(evens, nvshmem.Team)
+              and evens.name == "EVENS" and nvshmem.team_n_pes(evens) == (N + 1) // 2
+              and nvshmem.team_my_pe(evens) == ME // 2, repr(evens))
+        members = team_members(evens)
+        nvshmem.reduce(evens, dst, src, "sum", stream=S)
+        S.synchronize()
+        want = reference("sum", "int64", [values("int64", pe, 4) for pe in members])
+        check("reduce on a team of team_split_strided", (host(dst) == want).all())
+        check("team_translate_pe(evens, 0, WORLD) == 0",
+              nvshmem.team_translate_pe(evens, 0, WORLD) == 0)
+        nvshmem.team_destroy(evens)
+    else:
+        check("team_split_strided: None outside the team", evens is None)
+    host_barrier()
+    nvshmem.free_array(dst)
+    nvshmem.free_array(src)
+    if N > 1:
+        raises("team_split_strided past the parent refused", ShmpiInvalid,
+               nvshmem.team_split_strided, WORLD, 0, 2, N, nvshmem.TeamConfig(), 0,
+               must_say=["stride"])
+    if N >= 2 and N % 2 == 0:
+        x, y = nvshmem.team_split_2d(WORLD, 2, nvshmem.TeamConfig(), 0, nvshmem.TeamConfig(), 0,
+                                     "GRID")
+        check("team_split_2d: rows of 2 and columns", x.name == "GRID_X" and y.name == "GRID_Y"
+              and nvshmem.team_n_pes(x) == 2 and nvshmem.team_my_pe(x) == ME % 2
+              and nvshmem.team_n_pes(y) == N // 2 and nvshmem.team_my_pe(y) == ME // 2)
+        nvshmem.barrier(x, stream=S)
+        nvshmem.barrier(y, stream=S)
+        S.synchronize()
+        check("barrier on a stream over both 2d teams", True)
+        host_barrier()
+        nvshmem.team_destroy("GRID_X")
+        nvshmem.team_destroy(y)
+    host_barrier()
+    if _lib.routine("shmemx_team_init") is None:
+        check("the library has shmemx_team_init and SHMEMX_TEAM_SAME_MYPE_NODE", False)
+        return
+    same = nvshmem.Teams.TEAM_SAME_MYPE_NODE
+    node = nvshmem.Teams.TEAM_NODE
+    mates = team_members(same)
+    check("TEAM_SAME_MYPE_NODE: the PEs of my index on their machine",
+          ME in mates and all(nvshmem.team_translate_pe(WORLD, pe, node) == -1
+                              or pe == ME for pe in mates),
+          "%r" % mates)
+    # team_init: the PEs other than 0 (reverse order), and then every PE, by unique id.
+    if N >= 2:
+        uid = nvshmem.get_team_unique_id() if ME == 1 else 0
+        box = new((1,), "uint64", np.array([uid], np.uint64))
+        nvshmem.broadcast(WORLD, box, box, 1, stream=S)
+        S.synchronize()
+        uid = int(host(box)[0])
+        check("get_team_unique_id: nonzero, the same everywhere", uid != 0)
+        if ME != 0:
+            t = nvshmem.team_init(nvshmem.TeamConfig(uniqueid=uid), 0, N - 1, N - 1 - ME,
+                                  "ALL_BUT_0")
+            check("team_init of PEs 1..n-1 in reverse order", nvshmem.team_n_pes(t) == N - 1
+                  and nvshmem.team_my_pe(t) == N - 1 - ME
+                  and nvshmem.team_translate_pe(t, 0, WORLD) == N - 1)
+            nvshmem.sync(t, stream=S)
+            S.synchronize()
+            nvshmem.team_destroy(t)
+        host_barrier()
+        nvshmem.free_array(box)
+    raises("team_destroy of TEAM_WORLD refused", ShmpiInvalid, nvshmem.team_destroy, WORLD,
+           must_say=["predefined"])
+    host_barrier()
 
 
 RMA_DTYPES = ("int8", "uint16", "int32", "int64", "float16", "bfloat16", "float32", "float64",
@@ -675,6 +897,48 @@ def mp_external():
     cuda.free(ext)
 
 
+def mp_vmm():
+    """VMM memory (cuMemCreate, through shmpi.cuda's VirtualMemoryResource, or cuda.core's
+    where it imports) registered as symmetric memory: shared with the peers as a file
+    descriptor, then put/get/get_peer_array as on any symmetric array."""
+    core = optional("cuda.core")
+    resource = None
+    if core is not None and hasattr(core, "VirtualMemoryResource"):
+        try:
+            resource = core.VirtualMemoryResource(core.Device())
+            kind = "cuda.core's VirtualMemoryResource"
+        except Exception:
+            resource = None
+    if resource is None:
+        resource = cuda.VirtualMemoryResource()
+        kind = "shmpi.cuda's VirtualMemoryResource"
+    nbytes = 2 << 20
+    try:
+        buf = resource.allocate(nbytes)
+    except TypeError:  # cuda.core 1.x: the stream too
+        buf = resource.allocate(nbytes, stream=core.Device().create_stream())
+    ext = nvshmem.Array(int(buf.handle), (nbytes // 8,), "int64", owner=buf)
+    cuda.from_host(ext, np.arange(nbytes // 8, dtype=np.int64) + 1000 * ME)
+    check("register_external_array of VMM memory (%s)" % kind,
+          nvshmem.register_external_array(ext) is ext)
+    host_barrier()
+    got = new((16,), "int64")
+    nvshmem.get(got, ext, RIGHT, stream=S)
+    S.synchronize()
+    check("get from registered VMM memory", (host(got) == np.arange(16) + 1000 * RIGHT).all())
+    peer = nvshmem.get_peer_array(ext, LEFT)
+    check("get_peer_array of VMM memory", (host(peer)[:16] == np.arange(16) + 1000 * LEFT).all())
+    nvshmem.put(ext, got, RIGHT, stream=S)  # the right PE's first values, back to it
+    nvshmem.barrier_all(stream=S)
+    S.synchronize()
+    check("put into registered VMM memory", (host(ext)[:16] == np.arange(16) + 1000 * ME).all())
+    host_barrier()
+    nvshmem.unregister_external_array(ext)
+    nvshmem.free_array(got)
+    del peer, ext
+    buf.close()
+
+
 def mp_summary():
     """Adds every PE's counts (shmem_int64_sum_reduce on the host heap)."""
     buf = L.shmem_malloc(32)
@@ -692,12 +956,14 @@ def main():
     if "--unit" in sys.argv[1:]:
         print("%d passed, %d failed" % (passed, failed), flush=True)
         return 0 if failed == 0 else 1
+    watchdog(float(os.environ.get("SHMPI_PY_CHECK_TIMEOUT", "60")))
     group(mp_init)
     if S is None:  # no start: nothing else can run
         print("%d passed, %d failed" % (passed, failed), flush=True)
         return 1
-    for g in (mp_names, mp_teams, mp_memory, mp_put_get, mp_signals, mp_barriers, mp_reduce,
-              mp_reducescatter, mp_moves, mp_external):
+    for g in (mp_names, mp_teams, mp_memory, mp_copies_land, mp_put_get, mp_signals,
+              mp_barriers, mp_buffers, mp_new_teams, mp_reduce, mp_reducescatter, mp_moves,
+              mp_external, mp_vmm):
         group(g)
     S.close()
     total_passed, total_failed = mp_summary()
@@ -710,7 +976,8 @@ def main():
             print("FAIL PE %d: finalize ended the other binding's OpenSHMEM" % ME, flush=True)
         PRE.shmem_finalize()
     if ME == 0:
-        print("%d passed, %d failed" % (total_passed, total_failed), flush=True)
+        print("%d passed, %d failed%s" % (total_passed, total_failed,
+                                          ", %d skipped" % skipped if skipped else ""), flush=True)
     return 0 if total_failed == 0 else 1
 
 

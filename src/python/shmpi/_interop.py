@@ -473,6 +473,29 @@ class Array:
     def __dlpack_device__(self):
         return (self.device_type, self.device_id)
 
+    def get(self):
+        """A host copy (numpy), as CuPy's .get(): shmpi.cuda.to_host(self)."""
+        from .cuda import to_host
+        return to_host(self)
+
+    def __setitem__(self, key, value):
+        """arr[:] = value (a scalar or a host array of the whole shape): filled from the
+        host, landed when it returns (shmpi.cuda.from_host).  Only whole-array assignment."""
+        if key not in (slice(None), Ellipsis, ()):
+            raise ShmpiInvalid("shmpi.core.Array: only arr[:] = value is supported (CuPy or "
+                               "Torch views of the array do the rest)")
+        import numpy
+        from .cuda import from_host
+        name = "uint16" if self.dtype == "bfloat16" else self.dtype
+        data = numpy.broadcast_to(numpy.asarray(value, dtype=name), self.shape)
+        from_host(self, numpy.array(data, order=self.order))
+
+    def __str__(self):
+        try:
+            return str(self.get())
+        except Exception:  # no numpy, or no context: the description
+            return repr(self)
+
     def __len__(self):
         if not self.shape:
             raise TypeError("len() of a 0-d array")
@@ -500,3 +523,44 @@ class Array:
     def __repr__(self):
         return "shmpi.core.Array(ptr=0x%x, shape=%r, dtype=%s, device=%d)" % (
             self.ptr, self.shape, self.dtype, self.device_id)
+
+
+class Buffer(Array):
+    """Untyped device memory as NVSHMEM4Py's buffers (cuda.core's Buffer) are: .handle (the
+    device address, an int) and .size (bytes), viewed through DLPack and
+    __cuda_array_interface__ as a 1-D uint8 array, so `cupy.from_dlpack(buf).view("float32")`
+    and `torch.from_dlpack(buf)` see it without a copy.  Every routine that takes an array
+    takes a Buffer."""
+
+    def __init__(self, ptr, size, device_id=0, owner=None, device_type=kDLCUDA):
+        super().__init__(ptr, (int(size),), "uint8", device_id, "C", owner, device_type)
+
+    @property
+    def handle(self):
+        return self.ptr
+
+    @property
+    def device(self):
+        return self.device_id
+
+    @property
+    def is_device_accessible(self):
+        return self.device_type in (kDLCUDA, kDLCUDAManaged)
+
+    @property
+    def is_host_accessible(self):
+        return self.device_type != kDLCUDA
+
+    def __repr__(self):
+        return "shmpi.core.Buffer(handle=0x%x, size=%d, device=%d)" % (
+            self.ptr, self.size, self.device_id)
+
+    __str__ = __repr__
+
+    def close(self):
+        """Releases memory this Buffer owns (VirtualMemoryResource.allocate's); a no-op for
+        buffer()'s, which free() releases."""
+        owner = self._owner
+        if owner is not None and hasattr(owner, "close"):
+            owner.close()
+        self._owner = None

@@ -110,6 +110,11 @@ def _declare(lib):
     d("shmem_malloc", c_ptr, c_size)
     d("shmem_free", v, c_ptr)
     d("shmem_int64_sum_reduce", i, c_team, c_ptr, c_ptr, c_size)
+    pp = ctypes.c_void_p  # pointers to shmem_team_config_t and shmem_team_t
+    d("shmem_team_split_strided", i, c_team, i, i, i, pp, ctypes.c_long, pp)
+    d("shmem_team_split_2d", i, c_team, i, pp, ctypes.c_long, pp, pp, ctypes.c_long, pp)
+    d("shmem_team_destroy", v, c_team)
+    d("shmem_team_translate_pe", i, c_team, i, c_team)
     d("shmemx_device_heap_available", i)
     d("shmemx_device_malloc", c_ptr, c_size)
     d("shmemx_device_free", v, c_ptr)
@@ -164,6 +169,11 @@ def routine(name):
         f.restype, f.argtypes = ctypes.c_int, [c_ptr, c_size]
     elif name == "shmemx_device_unregister":
         f.restype, f.argtypes = ctypes.c_int, [c_ptr]
+    elif name == "shmemx_team_get_uniqueid":
+        f.restype, f.argtypes = ctypes.c_int, [ctypes.c_void_p]
+    elif name == "shmemx_team_init":
+        f.restype, f.argtypes = ctypes.c_int, [ctypes.c_uint64, ctypes.c_int, ctypes.c_int,
+                                               ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p]
     _routines[name] = f
     return f
 

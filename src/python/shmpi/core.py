@@ -18,18 +18,21 @@ import sys
 import warnings
 
 from . import _lib
-from ._interop import (Array, ShmpiError, ShmpiInvalid, array_info, dtype_name, itemsize,
-                       move_routine, reduce_routine, stream_handle)
+from ._interop import (Array, Buffer, ShmpiError, ShmpiInvalid, array_info, dtype_name,
+                       itemsize, move_routine, reduce_routine, stream_handle)
 from .cuda import Stream, to_host, from_host
 
 __all__ = [
     # setup
     "init", "finalize", "init_status", "get_version", "my_pe", "n_pes", "team_my_pe",
     "team_n_pes", "Teams", "InitStatus", "Version",
+    # teams
+    "Team", "TeamConfig", "team_split_strided", "team_split_2d", "team_init", "team_destroy",
+    "team_translate_pe", "get_team_unique_id",
     # memory
     "array", "buffer", "free_array", "free", "get_peer_array", "get_peer_buffer",
     "register_external_array", "unregister_external_array", "register_external_buffer",
-    "unregister_external_buffer", "Array",
+    "unregister_external_buffer", "array_get_buffer", "Array", "Buffer",
     # RMA and signals
     "put", "get", "put_signal", "signal_op", "signal_wait", "quiet", "SignalOp",
     "ComparisonType",
@@ -47,11 +50,14 @@ NvshmemInvalid = ShmpiInvalid
 
 class Teams(enum.IntEnum):
     """The predefined teams: shmem.h's SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED, shmemx.h's
-    SHMEMX_TEAM_NODE (the PEs of this machine, NVSHMEM's NVSHMEMX_TEAM_NODE)."""
+    SHMEMX_TEAM_NODE (the PEs of this machine, NVSHMEM's NVSHMEMX_TEAM_NODE) and
+    SHMEMX_TEAM_SAME_MYPE_NODE (the PEs whose index on their machine is this PE's).
+    The values are the C handles.  Teams made by team_split_*/team_init are Team objects."""
     TEAM_INVALID = 0
     TEAM_WORLD = 1
     TEAM_SHARED = 2
     TEAM_NODE = 3
+    TEAM_SAME_MYPE_NODE = 4
 
 
 class SignalOp(enum.IntEnum):
@@ -248,6 +254,165 @@ def device_ordinal():
     return _lib.need("shmemx_device_ordinal")()
 
 
+# ---- teams -------------------------------------------------------------------------------
+class Team(int):
+    """A team made by team_split_strided, team_split_2d or team_init: an int (the C handle,
+    shmem_team_t) with the name it was given; accepted wherever a team is."""
+
+    def __new__(cls, handle, name):
+        t = int.__new__(cls, handle)
+        t.name = name
+        return t
+
+    def __repr__(self):
+        return "Team(%s, 0x%x)" % (self.name, int(self))
+
+    __str__ = __repr__
+
+
+class _TeamConfigC(ctypes.Structure):  # shmem.h's shmem_team_config_t
+    _fields_ = [("num_contexts", ctypes.c_int)]
+
+
+class TeamConfig:
+    """NVSHMEM's nvshmem_team_config_t: version, num_contexts, uniqueid (for team_init).
+    shmpi passes num_contexts to shmem_team_split_* (config_mask bit 0,
+    SHMEM_TEAM_NUM_CONTEXTS); version is accepted and not used."""
+
+    def __init__(self, version=1, num_contexts=0, uniqueid=0):
+        self.version = int(version)
+        self.num_contexts = int(num_contexts)
+        self.uniqueid = int(uniqueid)
+
+    def _c(self):
+        return _TeamConfigC(self.num_contexts)
+
+    def __repr__(self):
+        return "TeamConfig(version=%d, num_contexts=%d, uniqueid=%d)" % (
+            self.version, self.num_contexts, self.uniqueid)
+
+
+# Teams made here, by name: team_destroy takes a name too.
+_teams = {}
+
+
+def _team_config(config, mask, what):
+    if config is None:
+        config = TeamConfig()
+    if not isinstance(config, TeamConfig):
+        raise ShmpiInvalid("shmpi: %s: config %r is no TeamConfig" % (what, config))
+    c = config._c()
+    return c, int(mask) & 1  # SHMEM_TEAM_NUM_CONTEXTS is the only bit shmem.h has
+
+
+def _made_team(handle, name, default):
+    if not handle:
+        return None  # this PE is not in the new team (SHMEM_TEAM_INVALID)
+    t = Team(handle, name if name is not None else "%s_%x" % (default, handle))
+    _teams[t.name] = t
+    return t
+
+
+def team_split_strided(parent_team, start, stride, size, config=None, config_mask=0,
+                       new_team_name=None):
+    """The parent's PEs start, start+stride, ... (size of them) as a new team
+    (shmem_team_split_strided; collective over the parent team).  Returns a Team, or None
+    on PEs outside it.  ShmpiInvalid for a triplet outside the parent team."""
+    _need_init("team_split_strided")
+    parent = _team(parent_team, "team_split_strided")
+    n = _lib.load().shmem_team_n_pes(parent)
+    start, stride, size = int(start), int(stride), int(size)
+    if size < 1 or start < 0 or stride < 1 or start + (size - 1) * stride >= n:
+        raise ShmpiInvalid("shmpi: team_split_strided: start %d, stride %d, size %d: the last "
+                           "PE %d is not in the parent team (0..%d)"
+                           % (start, stride, size, start + (size - 1) * stride, n - 1))
+    c, mask = _team_config(config, config_mask, "team_split_strided")
+    new = ctypes.c_void_p()
+    rc = _lib.need("shmem_team_split_strided")(parent, start, stride, size, ctypes.byref(c),
+                                              mask, ctypes.byref(new))
+    _check_rc(rc, "shmem_team_split_strided")
+    return _made_team(new.value, new_team_name, "TEAM")
+
+
+def team_split_2d(parent_team, xrange, xaxis_config=None, xaxis_mask=0, yaxis_config=None,
+                  yaxis_mask=0, new_team_name=None):
+    """The parent's PEs as a grid xrange wide: (x team: my row, y team: my column)
+    (shmem_team_split_2d; collective over the parent team).  With new_team_name the teams
+    are named NAME_X and NAME_Y."""
+    _need_init("team_split_2d")
+    parent = _team(parent_team, "team_split_2d")
+    if int(xrange) < 1:
+        raise ShmpiInvalid("shmpi: team_split_2d: xrange %d is not positive" % int(xrange))
+    xc, xm = _team_config(xaxis_config, xaxis_mask, "team_split_2d")
+    yc, ym = _team_config(yaxis_config, yaxis_mask, "team_split_2d")
+    x, y = ctypes.c_void_p(), ctypes.c_void_p()
+    rc = _lib.need("shmem_team_split_2d")(parent, int(xrange), ctypes.byref(xc), xm,
+                                         ctypes.byref(x), ctypes.byref(yc), ym, ctypes.byref(y))
+    _check_rc(rc, "shmem_team_split_2d")
+    base = new_team_name
+    return (_made_team(x.value, base + "_X" if base else None, "TEAM_X"),
+            _made_team(y.value, base + "_Y" if base else None, "TEAM_Y"))
+
+
+def get_team_unique_id():
+    """A job-unique id for team_init's TeamConfig(uniqueid=...) (shmemx_team_get_uniqueid):
+    one PE gets it and tells the others (as NVSHMEM's get_team_unique_id)."""
+    _need_init("get_team_unique_id")
+    uid = ctypes.c_uint64()
+    _check_rc(_lib.need("shmemx_team_get_uniqueid")(ctypes.byref(uid)), "shmemx_team_get_uniqueid")
+    return uid.value
+
+
+def team_init(team_config, config_mask, npes=None, pe_idx_in_team=None, new_team_name=None,
+              n_pes=None, my_pe=None):
+    """A team of the npes PEs that call team_init with the same team_config.uniqueid, this
+    one its PE pe_idx_in_team (shmemx_team_init; collective over those PEs only).
+    (n_pes=, my_pe= are accepted for npes=, pe_idx_in_team=.)"""
+    _need_init("team_init")
+    npes = n_pes if npes is None else npes
+    idx = my_pe if pe_idx_in_team is None else pe_idx_in_team
+    if npes is None or idx is None:
+        raise ShmpiInvalid("shmpi: team_init: give npes and pe_idx_in_team")
+    npes, idx = int(npes), int(idx)
+    if npes < 1 or not 0 <= idx < npes:
+        raise ShmpiInvalid("shmpi: team_init: pe_idx_in_team %d is not in 0..%d (npes %d)"
+                           % (idx, npes - 1, npes))
+    c, mask = _team_config(team_config, config_mask, "team_init")
+    uid = team_config.uniqueid if team_config is not None else 0
+    new = ctypes.c_void_p()
+    rc = _lib.need("shmemx_team_init")(ctypes.c_uint64(uid), npes, idx, ctypes.byref(c), mask,
+                                       ctypes.byref(new))
+    _check_rc(rc, "shmemx_team_init")
+    t = _made_team(new.value, new_team_name, "TEAM")
+    if t is None:
+        raise ShmpiError("shmpi: team_init: no team came of uniqueid %d" % uid)
+    return t
+
+
+def team_destroy(team):
+    """Destroys a team of team_split_*/team_init, given as the Team, its handle or its
+    name (shmem_team_destroy; collective over the team).  Predefined teams are refused."""
+    _need_init("team_destroy")
+    if isinstance(team, str):
+        if team not in _teams:
+            raise ShmpiInvalid("shmpi: team_destroy: no team is named %r" % team)
+        team = _teams[team]
+    if 0 <= int(team) <= max(Teams):
+        raise ShmpiInvalid("shmpi: team_destroy: %r is a predefined team" % (team,))
+    _lib.load().shmem_team_destroy(_team(team, "team_destroy"))
+    for name, t in list(_teams.items()):
+        if int(t) == int(team):
+            del _teams[name]
+
+
+def team_translate_pe(src_team, src_pe, dest_team):
+    """The number in dest_team of src_team's PE src_pe, or -1 if it is not in dest_team
+    (shmem_team_translate_pe)."""
+    _need_init("team_translate_pe")
+    return _lib.load().shmem_team_translate_pe(_team(src_team, "team_translate_pe"), int(src_pe),
+                                               _team(dest_team, "team_translate_pe"))
+
+
 # ---- memory -----------------------------------------------------------------------------
 _cupy = []
 
@@ -296,10 +461,20 @@ def _wrap(ptr, shape, name, order, owner_obj=None, like=None):
 
 
 def buffer(size, release=False, except_on_del=True):
-    """size bytes of symmetric device memory (collective), as a uint8 Array (its
-    __dlpack__ lets cuda.core, CuPy and Torch view it).  Free it with free()."""
+    """size bytes of symmetric device memory (collective) as a Buffer: .handle (the device
+    address) and .size (bytes), viewed through DLPack and __cuda_array_interface__ as uint8,
+    accepted wherever an array is.  Free it with free()."""
     ptr = _symmetric_malloc(int(size), "buffer")
-    return Array(ptr, (int(size),), "uint8", max(device_ordinal(), 0))
+    return Buffer(ptr, int(size), max(device_ordinal(), 0))
+
+
+def array_get_buffer(array):
+    """(Buffer, size in bytes, dtype name) of a symmetric array (of array(), or registered):
+    the untyped memory under it, which put_signal/signal_wait and the rest accept."""
+    _need_init("array_get_buffer")
+    info = array_info(array, "array_get_buffer")
+    return Buffer(info.ptr, info.nbytes, max(device_ordinal(), 0), owner=array), info.nbytes, \
+        info.dtype
 
 
 def array(shape, dtype="float32", release=False, morder="C"):
@@ -346,6 +521,8 @@ def get_peer_array(array, peer_pe=None):
     if not peer:
         raise ShmpiError("shmpi: get_peer_array: shmem_ptr(0x%x, %d) is NULL: PE %d's memory is "
                          "not mapped here (another node, or not symmetric)" % (info.ptr, pe, pe))
+    if isinstance(array, Buffer):
+        return Buffer(peer, info.nbytes, array.device_id, owner=array)
     order = getattr(array, "order", "C") if isinstance(array, Array) else "C"
     flags = getattr(array, "flags", None)
     if flags is not None and getattr(flags, "f_contiguous", False) and not getattr(
@@ -354,7 +531,13 @@ def get_peer_array(array, peer_pe=None):
     return _wrap(peer, info.shape, info.dtype, order, array, like=array)
 
 
-get_peer_buffer = get_peer_array
+def get_peer_buffer(buffer, pe):
+    """The Buffer of PE pe that corresponds to `buffer` (symmetric), mapped into this
+    process (shmem_ptr): get_peer_array for buffers."""
+    if not isinstance(buffer, Buffer):
+        info = array_info(buffer, "get_peer_buffer")
+        buffer = Buffer(info.ptr, info.nbytes, max(device_ordinal(), 0), owner=buffer)
+    return get_peer_array(buffer, pe)
 
 
 def register_external_array(array):

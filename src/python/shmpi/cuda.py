@@ -10,7 +10,8 @@ import os
 
 from ._interop import Array, ShmpiError, ShmpiInvalid, array_info, dtype_name, itemsize
 
-__all__ = ["Stream", "to_host", "from_host", "empty", "free", "driver", "check"]
+__all__ = ["Stream", "to_host", "from_host", "empty", "free", "driver", "check", "Device",
+           "system", "copy_bytes", "VirtualMemoryResource"]
 
 _driver = None
 
@@ -33,12 +34,15 @@ def driver():
             "cuStreamSynchronize": [p],
             "cuStreamDestroy_v2": [p],
             "cuStreamQuery": [p],
-            "cuMemcpy": [ctypes.c_uint64, ctypes.c_uint64, s],
-            "cuMemcpyDtoH_v2": [p, ctypes.c_uint64, s],
-            "cuMemcpyHtoD_v2": [ctypes.c_uint64, p, s],
+            "cuMemcpyAsync": [ctypes.c_uint64, ctypes.c_uint64, s, p],
             "cuMemAlloc_v2": [ctypes.POINTER(ctypes.c_uint64), s],
             "cuMemFree_v2": [ctypes.c_uint64],
             "cuCtxGetCurrent": [ctypes.POINTER(p)],
+            "cuCtxSetCurrent": [p],
+            "cuCtxSynchronize": [],
+            "cuDeviceGet": [ctypes.POINTER(ctypes.c_int), ctypes.c_int],
+            "cuDeviceGetCount": [ctypes.POINTER(ctypes.c_int)],
+            "cuDevicePrimaryCtxRetain": [ctypes.POINTER(p), ctypes.c_int],
         }
         for fname, args in protos.items():
             f = getattr(lib, fname, None)
@@ -46,6 +50,7 @@ def driver():
                 f.restype = ctypes.c_int
                 f.argtypes = args
         _driver = lib
+        check(lib.cuInit(0), "cuInit")
     return _driver
 
 
@@ -126,22 +131,35 @@ class Stream:
         return "shmpi.cuda.Stream(0x%x)" % self._handle
 
 
-def _copy_dtoh(host_ptr, dev_ptr, nbytes):
-    if nbytes == 0:
-        return
-    if _has("cuMemcpyDtoH_v2"):
-        check(driver().cuMemcpyDtoH_v2(host_ptr, dev_ptr, nbytes), "cuMemcpyDtoH_v2")
-    else:
-        check(driver().cuMemcpy(host_ptr, dev_ptr, nbytes), "cuMemcpy")
+# Copies between host and device wait on a stream of their own: the synchronous
+# cuMemcpy* may return once pageable host bytes are staged, before they land (the driver's
+# "API synchronization behavior"), and a late zero fill would then overwrite a peer's put.
+# A non-blocking stream also keeps them out of the legacy stream's implicit waits on the
+# program's streams (one of which may wait for another PE).
+_copy_streams = {}
 
 
-def _copy_htod(dev_ptr, host_ptr, nbytes):
+def _copy_stream():
+    ctx = ctypes.c_void_p()
+    check(driver().cuCtxGetCurrent(ctypes.byref(ctx)), "cuCtxGetCurrent")
+    if not ctx.value:
+        check(201, "a copy between host and device")
+    s = _copy_streams.get(ctx.value)
+    if s is None:
+        h = ctypes.c_void_p()
+        check(driver().cuStreamCreate(ctypes.byref(h), 1), "cuStreamCreate")  # NON_BLOCKING
+        s = _copy_streams[ctx.value] = h.value
+    return s
+
+
+def copy_bytes(dst_ptr, src_ptr, nbytes):
+    """Copies nbytes between any two of host and device memory and returns once they
+    have landed (cuMemcpyAsync on shmpi's own stream, then cuStreamSynchronize)."""
     if nbytes == 0:
         return
-    if _has("cuMemcpyHtoD_v2"):
-        check(driver().cuMemcpyHtoD_v2(dev_ptr, host_ptr, nbytes), "cuMemcpyHtoD_v2")
-    else:
-        check(driver().cuMemcpy(dev_ptr, host_ptr, nbytes), "cuMemcpy")
+    s = _copy_stream()
+    check(driver().cuMemcpyAsync(dst_ptr, src_ptr, nbytes, s), "cuMemcpyAsync")
+    check(driver().cuStreamSynchronize(s), "cuStreamSynchronize")
 
 
 def to_host(arr, stream=None):
@@ -161,18 +179,21 @@ def to_host(arr, stream=None):
         name = "uint16" if info.dtype == "bfloat16" else info.dtype
         order = getattr(arr, "order", "C") if isinstance(arr, Array) else "C"
         out = numpy.empty(info.shape, dtype=name, order=order)
-        _copy_dtoh(out.ctypes.data, info.ptr, info.nbytes)
+        copy_bytes(out.ctypes.data, info.ptr, info.nbytes)
         return out
     out = bytearray(info.nbytes)
     if info.nbytes:
         buf = (ctypes.c_char * info.nbytes).from_buffer(out)
-        _copy_dtoh(ctypes.addressof(buf), info.ptr, info.nbytes)
+        copy_bytes(ctypes.addressof(buf), info.ptr, info.nbytes)
     return out
 
 
 def from_host(arr, data, stream=None):
     """Copies host data (a numpy array, bytes, bytearray, memoryview or list of numbers of
-    the array's dtype) into the device array `arr`, synchronously; returns arr."""
+    the array's dtype) into the device array `arr`; returns arr once the bytes have landed
+    (not merely been staged), so a peer's later put cannot be overwritten by them.
+    Ordered with nothing: synchronize the streams that use the array first, or pass one
+    as `stream` to synchronize it here."""
     info = array_info(arr, "from_host")
     if stream is not None:
         from ._interop import stream_handle
@@ -204,7 +225,7 @@ def from_host(arr, data, stream=None):
         if view.readonly:
             view = memoryview(bytearray(view))
         buf = (ctypes.c_char * view.nbytes).from_buffer(view)
-        _copy_htod(info.ptr, ctypes.addressof(buf), view.nbytes)
+        copy_bytes(info.ptr, ctypes.addressof(buf), view.nbytes)
     return arr
 
 
@@ -240,3 +261,65 @@ def free(arr):
     if not isinstance(owner, _DeviceMemory):
         raise ShmpiInvalid("shmpi: free() takes arrays of shmpi.cuda.empty()")
     owner.free()
+
+
+class _System:
+    """cuda.core's `system`, the part the NVSHMEM4Py tutorial uses."""
+
+    @property
+    def num_devices(self):
+        n = ctypes.c_int(0)
+        check(driver().cuDeviceGetCount(ctypes.byref(n)), "cuDeviceGetCount")
+        return n.value
+
+
+system = _System()
+
+
+class Device:
+    """A stand-in for cuda.core's Device where cuda.core is not installed: Device(ordinal)
+    (None: the current context's device, else 0), .device_id, .set_current() (its primary
+    context), .create_stream() (a Stream), .sync() (cuCtxSynchronize)."""
+
+    def __init__(self, device_id=None):
+        if device_id is None:
+            device_id = 0
+            ctx = ctypes.c_void_p()
+            if driver().cuCtxGetCurrent(ctypes.byref(ctx)) == 0 and ctx.value:
+                from . import core
+                if core.init_status() == core.InitStatus.STATUS_IS_INITIALIZED:
+                    device_id = max(core.device_ordinal(), 0)
+        self.device_id = int(device_id)
+
+    def set_current(self):
+        dev = ctypes.c_int()
+        check(driver().cuDeviceGet(ctypes.byref(dev), self.device_id), "cuDeviceGet")
+        ctx = ctypes.c_void_p()
+        check(driver().cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev.value),
+              "cuDevicePrimaryCtxRetain")
+        check(driver().cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
+
+    def create_stream(self, options=None):
+        return Stream(non_blocking=True)
+
+    def sync(self):
+        check(driver().cuCtxSynchronize(), "cuCtxSynchronize")
+
+    def __repr__(self):
+        return "shmpi.cuda.Device(%d)" % self.device_id
+
+
+class VirtualMemoryResource:
+    """A stand-in for cuda.core's VirtualMemoryResource where cuda.core is not installed:
+    allocate(size) gives a Buffer (.handle, .size, DLPack) of memory made with the driver's
+    VMM calls (cuMemCreate, exportable as a POSIX file descriptor, so that
+    shmpi.core.register_external_array can share it); Buffer.close() releases it."""
+
+    def __init__(self, device=None, config=None):
+        self.device_id = int(getattr(device, "device_id", 0) or 0)
+
+    def allocate(self, size, stream=None):
+        from ._interop import Buffer
+        from ._vmm import vmm_alloc
+        mem = vmm_alloc(int(size), self.device_id)
+        return Buffer(mem.handle, int(size), self.device_id, owner=mem)
