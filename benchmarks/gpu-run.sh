@@ -8,13 +8,17 @@
 #   2. the device-heap tests at 2 and 4 PEs sharing the GPU (default and
 #      SHMPI_PSEUDO_NODE_SIZE=2), the AMO refusal, examples/device_ring.cu (nvcc);
 #   3. the stream tests tests/spmd/device_stream at 2 and 4 PEs, with
-#      SHMPI_PSEUDO_NODE_SIZE=2 and the late start (shmemx_device_init);
-#   4. the Python package (src/python/shmpi): tests/python/run_gpu_python.py (with
-#      CuPy as it is installed, and with SHMPI_PY_NO_CUPY=1), examples/nvshmem4py_flows.py
-#      and examples/nvshmem4py_notebook.py (NVSHMEM4Py's tutorial notebook, at 2 and 4
-#      PEs, with mpi4py bound to the carried MPICH: MPI4PY_MPIABI=mpich), when they were
-#      in the tree at pack time;
-#   5. bench_stream (stream RMA, ping-pong, barrier, collectives against the raw
+#      SHMPI_PSEUDO_NODE_SIZE=2 and the late start (shmemx_device_init), and
+#      tests/spmd/device_vmm (CUDA VMM memory registered, both ways of passing
+#      its file descriptors);
+#   4. the Python package (src/python/shmpi): tests/python/run_gpu_python.py at 2
+#      and 4 PEs (with CuPy as it is installed, and with SHMPI_PY_NO_CUPY=1),
+#      examples/nvshmem4py_flows.py and examples/nvshmem4py_notebook.py
+#      (NVSHMEM4Py's tutorial notebook, at 2 and 4 PEs, with mpi4py bound to the
+#      carried MPICH: MPI4PY_MPIABI=mpich), when they were in the tree at pack time;
+#   5. where nvidia-cuda-mps-control exists: the Python suite, the notebook and
+#      bench_stream again under MPS (PEs sharing a GPU without it are time-sliced);
+#   6. bench_stream (stream RMA, ping-pong, barrier, collectives against the raw
 #      driver calls and the host collectives) at 2 and 4 PEs, bench_device
 #      (device-heap put/get against raw cuMemcpyAsync), and
 #      bench_nvshmem4py.py (NVSHMEM's own stream routines, where it runs).
@@ -26,9 +30,9 @@
 #       the probe and the benchmarks with its oshcc (and the fake driver of
 #       tests/fake_cuda.c), and packs them with MPICH's runtime into
 #       manycore/gpu-pack.tar.xz (../shared/manycore/pack.sh), with manycore/env.sh.
-#   there, from the project root, carrying manycore/ (about 3 to 5 minutes; every
+#   there, from the project root, carrying manycore/ (about 6 to 9 minutes; every
 #   step has a time limit and the whole run stops starting steps after
-#   SHMPI_GPU_RUN_BUDGET seconds, default 330):
+#   SHMPI_GPU_RUN_BUDGET seconds, default 520):
 #       bash benchmarks/gpu-run.sh manycore/gpu-pack.tar.xz
 #       prints everything and writes it to $OUT/gpu-run.txt ($OUT or /tmp); the
 #       last line is "gpu-run: N passed, N failed".
@@ -50,7 +54,7 @@ if [ "${1:-}" = --pack ]; then
     oshcc=/opt/b/shmpi/bin/oshcc
     x=$build/extra
     files=()
-    for t in device_heap device_stream; do
+    for t in device_heap device_stream device_vmm; do
         if [ -f "$top/tests/spmd/$t.c" ]; then
             "$oshcc" -O2 -I"$top/tests/spmd" "$top/tests/spmd/$t.c" -o "$x/$t" -ldl
             files+=("$x/$t")
@@ -93,7 +97,7 @@ log=$out/gpu-run.txt
 mkdir -p "$out"
 exec > >(tee "$log") 2>&1
 start=$(date +%s)
-budget=${SHMPI_GPU_RUN_BUDGET:-330}
+budget=${SHMPI_GPU_RUN_BUDGET:-520}
 fake=${SHMPI_GPU_RUN_FAKE:-0}
 # shellcheck disable=SC1091
 . "$top/manycore/env.sh" "$pack" || { echo "gpu-run: cannot unpack $pack"; exit 1; }
@@ -186,6 +190,17 @@ else
     skip "device_stream: tests/spmd/device_stream.c was not in the tree at pack time"
 fi
 
+# CUDA VMM memory (cuMemCreate) registered and shared as file descriptors, both ways.
+if [ -x $X/device_vmm ]; then
+    for np in 2 4; do
+        step "device_vmm on $np PEs" 60 env SHMPI_DEVICE_HEAP_SIZE=64m "${launch[@]}" -n $np $X/device_vmm
+    done
+    step "device_vmm on 2 PEs, SHMPI_FD_PASSING=socket" 60 \
+        env SHMPI_DEVICE_HEAP_SIZE=64m SHMPI_FD_PASSING=socket "${launch[@]}" -n 2 $X/device_vmm
+else
+    skip "device_vmm: tests/spmd/device_vmm.c was not in the tree at pack time"
+fi
+
 # 4. The Python package on the real driver (pure Python over libshmpi through ctypes).
 py=(env PYTHONPATH=$X/python SHMPI_LIBRARY=/opt/b/shmpi/lib/libshmpi.so SHMPI_DEVICE_HEAP_SIZE=64m)
 if [ ! -d $X/python/shmpi ]; then
@@ -211,7 +226,11 @@ else
     else
         skip "nvshmem4py_flows.py: not in the tree at pack time"
     fi
-    if [ -f $X/python/nvshmem4py_notebook.py ]; then
+    if [ ! -f $X/python/nvshmem4py_notebook.py ]; then
+        skip "nvshmem4py_notebook.py: not in the tree at pack time"
+    elif ! python3 -c 'import numpy' 2>/dev/null; then
+        skip "nvshmem4py_notebook.py: python3 here has no numpy, which its checks need"
+    else
         # mpi4py there is bound to the image's Open MPI: MPICH's library under the name
         # it loads, and MPI4PY_MPIABI=mpich, bind it to the carried MPICH.
         [ -e /opt/b/lib/libmpi.so.12 ] || ln -sf libmpich.so.12 /opt/b/lib/libmpi.so.12 2>/dev/null
@@ -219,12 +238,36 @@ else
         for np in 2 4; do
             step "nvshmem4py_notebook.py on $np PEs" 90 "${nb[@]}" "${launch[@]}" -n $np python3 $X/python/nvshmem4py_notebook.py
         done
-    else
-        skip "nvshmem4py_notebook.py: not in the tree at pack time"
     fi
 fi
 
-# 5. The benchmarks: shmpi against the raw driver calls in the same run, medians of 5.
+# 5. The same GPU shared under MPS (several PEs on one GPU are time-sliced without it):
+# the Python suite, the notebook and the stream benchmark again, with the MPS daemon.
+mps_ctl=$(command -v nvidia-cuda-mps-control)
+if [ "$fake" = 0 ] && [ -n "$mps_ctl" ]; then
+    export CUDA_MPS_PIPE_DIRECTORY=/tmp/shmpi-mps CUDA_MPS_LOG_DIRECTORY=/tmp/shmpi-mps-log
+    mkdir -p $CUDA_MPS_PIPE_DIRECTORY $CUDA_MPS_LOG_DIRECTORY
+    if "$mps_ctl" -d; then
+        sleep 1
+        if [ -f $X/python/run_gpu_python.py ] && python3 -c 'import numpy' 2>/dev/null; then
+            step "MPS: run_gpu_python.py on 2 PEs" 90 "${py[@]}" "${launch[@]}" -n 2 python3 $X/python/run_gpu_python.py
+        fi
+        if [ -n "${nb[*]:-}" ]; then
+            for np in 2 4; do
+                step "MPS: nvshmem4py_notebook.py on $np PEs" 90 "${nb[@]}" "${launch[@]}" -n $np python3 $X/python/nvshmem4py_notebook.py
+            done
+        fi
+        step "MPS: bench_stream on 2 PEs" 120 env SHMPI_DEVICE_HEAP_SIZE=256m "${launch[@]}" -n 2 $X/bench_stream -r 5
+        echo quit | "$mps_ctl"
+    else
+        failed=$((failed + 1)); echo "FAIL: nvidia-cuda-mps-control -d did not start MPS"
+    fi
+    unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+else
+    skip "MPS runs: $([ "$fake" != 0 ] && echo SHMPI_GPU_RUN_FAKE || echo no nvidia-cuda-mps-control)"
+fi
+
+# 6. The benchmarks: shmpi against the raw driver calls in the same run, medians of 5.
 step "bench_stream on 2 PEs" 120 env SHMPI_DEVICE_HEAP_SIZE=256m "${launch[@]}" -n 2 $X/bench_stream -r 5
 step "bench_stream on 4 PEs (barrier, collectives)" 90 \
     env SHMPI_DEVICE_HEAP_SIZE=64m "${launch[@]}" -n 4 $X/bench_stream -r 5
