@@ -37,6 +37,10 @@ typedef struct {
 #define SHMPI_CU_ATTRIBUTE_STREAM_MEMOPS_64 122
 #define SHMPI_CU_ATTRIBUTE_FLUSH_REMOTE_WRITES 98
 #define SHMPI_CU_ATTRIBUTE_ATOMIC_REDUCTION 148
+/* Where the GPU sits on PCI: which PEs of a machine share one GPU. */
+#define SHMPI_CU_ATTRIBUTE_PCI_BUS_ID 33
+#define SHMPI_CU_ATTRIBUTE_PCI_DEVICE_ID 34
+#define SHMPI_CU_ATTRIBUTE_PCI_DOMAIN_ID 50
 /* cuStreamWaitValue64 flags (CUstreamWaitValue_flags). */
 #define SHMPI_CU_STREAM_WAIT_VALUE_GEQ 0
 #define SHMPI_CU_STREAM_WAIT_VALUE_EQ 1

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct shmpi_device_heap shmpi_device;
 
@@ -110,6 +111,59 @@ static void probe(const char *routine)
                    device, shmpi_device.stream_memops ? "yes" : "no",
                    shmpi_device.flush_remote_writes ? "yes" : "no",
                    shmpi_device.atomic_reduction ? "yes" : "no");
+}
+
+/* True where an MPS control daemon runs for this PE: its control socket is in the pipe
+ * directory (CUDA_MPS_PIPE_DIRECTORY, default /tmp/nvidia-mps). */
+static bool mps_runs(void)
+{
+    const char *dir = getenv("CUDA_MPS_PIPE_DIRECTORY");
+    char control[512];
+    snprintf(control, sizeof control, "%s/control", dir && *dir ? dir : "/tmp/nvidia-mps");
+    return access(control, F_OK) == 0;
+}
+
+/* PEs sharing a GPU without MPS are time-sliced (on an H100, an 8-byte put_signal
+ * ping-pong on streams took 283 us per round trip without MPS, 10 us with it): under
+ * SHMEM_DEBUG the lowest PE of each shared GPU says so once (collective in every case,
+ * so that PEs started with different SHMEM_DEBUG settings still meet). */
+static void say_if_time_sliced(const char *routine)
+{
+    CUdevice device = (CUdevice)shmpi_device.ordinal;
+    int gpu[4] = {0, 0, 0, shmpi_device.ordinal}; /* PCI domain, bus, device; ordinal */
+    static const int attribute[3] = {SHMPI_CU_ATTRIBUTE_PCI_DOMAIN_ID,
+                                     SHMPI_CU_ATTRIBUTE_PCI_BUS_ID,
+                                     SHMPI_CU_ATTRIBUTE_PCI_DEVICE_ID};
+    for (int i = 0; i < 3; i++)
+        if (shmpi_cuda.device_get_attribute(&gpu[i], attribute[i], device) != SHMPI_CUDA_SUCCESS)
+            gpu[i] = 0;
+    if (gpu[0] || gpu[1] || gpu[2])
+        gpu[3] = 0; /* the PCI address names the GPU across CUDA_VISIBLE_DEVICES orders */
+    int n = shmpi_g.n_pes, me = shmpi_g.my_pe;
+    int(*all)[4] = malloc((size_t)n * sizeof *all);
+    if (!all)
+        shmpi_abort(routine, "out of memory for %d PEs' GPU identities", n);
+    MPI_Allgather(gpu, 4, MPI_INT, all, 4, MPI_INT, shmpi_g.comm);
+    int lowest = -1, sharing = 0;
+    char list[160] = "";
+    size_t used = 0;
+    for (int pe = 0; pe < n; pe++) {
+        if (memcmp(all[pe], gpu, sizeof gpu))
+            continue;
+        if (lowest < 0)
+            lowest = pe;
+        if (sharing++ < 8 && used < sizeof list)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%d",
+                                     sharing > 1 ? ", " : "", pe);
+    }
+    free(all);
+    if (shmpi_g.env.debug && sharing > 1 && lowest == me && !mps_runs())
+        shmpi_warn(routine,
+                   "%d PEs (%s%s) share GPU %d without MPS: their CUDA contexts are "
+                   "time-sliced, stream operations 10-30x slower; start "
+                   "`nvidia-cuda-mps-control -d` before the job (docs/device-heap.md, "
+                   "\"Several PEs on one GPU\")",
+                   sharing, list, sharing > 8 ? ", ..." : "", shmpi_device.ordinal);
 }
 
 void shmpi_device_heap_init(void)
@@ -223,6 +277,7 @@ void shmpi_device_heap_start(const char *routine, int ordinal, size_t size)
     shmpi_cuda_load(routine);
     choose_context(routine, ordinal);
     probe(routine);
+    say_if_time_sliced(routine);
     shmpi_cuda_check(routine, "cuStreamCreate",
                      shmpi_cuda.stream_create(&device_stream, SHMPI_CU_STREAM_NON_BLOCKING));
     CUdeviceptr base = 0;
