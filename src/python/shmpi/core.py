@@ -28,11 +28,12 @@ __all__ = [
     "team_n_pes", "Teams", "InitStatus", "Version",
     # teams
     "Team", "TeamConfig", "team_split_strided", "team_split_2d", "team_init", "team_destroy",
-    "team_translate_pe", "get_team_unique_id",
+    "team_translate_pe", "get_team_unique_id", "TeamUniqueId",
     # memory
     "array", "buffer", "free_array", "free", "get_peer_array", "get_peer_buffer",
     "register_external_array", "unregister_external_array", "register_external_buffer",
-    "unregister_external_buffer", "array_get_buffer", "Array", "Buffer",
+    "unregister_external_buffer", "array_get_buffer", "Array", "Buffer", "bytearray",
+    "tensor", "bytetensor", "free_tensor", "get_peer_tensor", "tensor_get_buffer",
     # RMA and signals
     "put", "get", "put_signal", "signal_op", "signal_wait", "quiet", "SignalOp",
     "ComparisonType",
@@ -354,6 +355,9 @@ def team_split_2d(parent_team, xrange, xaxis_config=None, xaxis_mask=0, yaxis_co
             _made_team(y.value, base + "_Y" if base else None, "TEAM_Y"))
 
 
+TeamUniqueId = int  # get_team_unique_id's ids are ints
+
+
 def get_team_unique_id():
     """A job-unique id for team_init's TeamConfig(uniqueid=...) (shmemx_team_get_uniqueid):
     one PE gets it and tells the others (as NVSHMEM's get_team_unique_id)."""
@@ -568,6 +572,32 @@ def unregister_external_array(array):
 
 register_external_buffer = register_external_array
 unregister_external_buffer = unregister_external_array
+
+
+def bytearray(shape, release=False, morder="C"):
+    """A symmetric uint8 array (NVSHMEM4Py's interop.cupy.bytearray): array(shape, "uint8")."""
+    return array(shape, "uint8", release, morder)
+
+
+# NVSHMEM4Py's interop.torch: the same memory as Torch tensors (through DLPack).
+def tensor(shape, dtype=None, release=False):
+    """A symmetric device tensor (collective) of Torch's dtype (default torch.float32)."""
+    import torch
+    dtype = torch.float32 if dtype is None else dtype
+    shape = (shape,) if isinstance(shape, int) else tuple(int(n) for n in shape)
+    name = dtype_name(dtype)
+    ptr = _symmetric_malloc(max(math.prod(shape), 1) * itemsize(name), "tensor")
+    return torch.from_dlpack(Array(ptr, shape, name, max(device_ordinal(), 0)))
+
+
+def bytetensor(shape, release=False):
+    import torch
+    return tensor(shape, torch.uint8, release)
+
+
+free_tensor = free_array
+get_peer_tensor = get_peer_array
+tensor_get_buffer = array_get_buffer
 
 
 # ---- RMA and signals --------------------------------------------------------------------
