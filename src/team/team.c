@@ -119,9 +119,6 @@ void shmpi_teams_init(void)
     MPI_Comm world, shared, same_index = MPI_COMM_NULL;
     MPI_Request req[3] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL};
     MPI_Comm_idup(shmpi_g.comm, &world, &req[0]);
-    /* SHMEMX_TEAM_SAME_MYPE_NODE on one machine: this PE alone. */
-    if (sh->same_index_size == 1 && shmpi_g.n_pes > 1)
-        MPI_Comm_idup(MPI_COMM_SELF, &same_index, &req[2]);
     /* SHMEM_TEAM_SHARED: the PEs whose heaps this PE maps (shmem_ptr works
      * for all of them), its (pseudo-)node; just this PE when the
      * shared-memory path is off. */
@@ -135,6 +132,11 @@ void shmpi_teams_init(void)
     }
     for (int r = 0; r < 3; r++)
         shmpi_wait_request(&req[r]);
+    /* SHMEMX_TEAM_SAME_MYPE_NODE on one machine: this PE alone.  Made after the
+     * others: Open MPI 4.1 hung in 4 starts of 8 at 4 PEs with this idup of
+     * MPI_COMM_SELF outstanding beside the world's. */
+    if (sh->same_index_size == 1 && shmpi_g.n_pes > 1)
+        MPI_Comm_dup(MPI_COMM_SELF, &same_index);
     team_from_comm(&shmpi_g.team_world, world, NULL, 0);
     team_from_comm(&shmpi_g.team_shared, shared, shmpi_comm_world_pes(shared), 0);
     /* SHMEMX_TEAM_NODE: the machine's PEs.  On one machine that is the world
