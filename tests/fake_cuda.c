@@ -74,6 +74,9 @@
  *                                  operations (attributes 0, calls fail 801)
  *   SHMPI_FAKE_CUDA_NO_JIT=1       cuModuleLoadData fails with 221, as
  *                                  without the PTX JIT compiler
+ *   SHMPI_FAKE_CUDA_MPS=1          the device's contexts go through MPS
+ *                                  (attribute 133); =unknown: the attribute
+ *                                  fails with 1, as before CUDA 12
  * fake_cuda_count(WHAT) reads this process's counters, so tests can check
  * that the device path ran: "copies" (copies and memsets run), "syncs"
  * (stream and context synchronizations), "ipc_opens", "allocs",
@@ -925,6 +928,13 @@ EXPORT CUresult cuDeviceGetAttribute(int *value, int attribute, CUdevice device)
     case 122: /* CAN_USE_64_BIT_STREAM_MEM_OPS */
         *value = !env_flag("SHMPI_FAKE_CUDA_NO_STREAM_MEMOPS");
         break;
+    case 133: { /* MPS_ENABLED */
+        const char *mps = getenv("SHMPI_FAKE_CUDA_MPS");
+        if (mps && !strcmp(mps, "unknown"))
+            return ERROR_INVALID_VALUE; /* a driver before CUDA 12 */
+        *value = env_flag("SHMPI_FAKE_CUDA_MPS");
+        break;
+    }
     default: /* 98 CAN_FLUSH_REMOTE_WRITES, 148 ATOMIC_REDUCTION_SUPPORTED, ... */
         *value = 0;
     }

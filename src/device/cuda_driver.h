@@ -41,6 +41,9 @@ typedef struct {
 #define SHMPI_CU_ATTRIBUTE_PCI_BUS_ID 33
 #define SHMPI_CU_ATTRIBUTE_PCI_DEVICE_ID 34
 #define SHMPI_CU_ATTRIBUTE_PCI_DOMAIN_ID 50
+/* Whether the device's contexts are shared through MPS (CUDA 12 drivers; an
+ * older one answers CUDA_ERROR_INVALID_VALUE). */
+#define SHMPI_CU_ATTRIBUTE_MPS_ENABLED 133
 /* cuStreamWaitValue64 flags (CUstreamWaitValue_flags). */
 #define SHMPI_CU_STREAM_WAIT_VALUE_GEQ 0
 #define SHMPI_CU_STREAM_WAIT_VALUE_EQ 1

@@ -113,10 +113,17 @@ static void probe(const char *routine)
                    shmpi_device.atomic_reduction ? "yes" : "no");
 }
 
-/* True where an MPS control daemon runs for this PE: its control socket is in the pipe
- * directory (CUDA_MPS_PIPE_DIRECTORY, default /tmp/nvidia-mps). */
-static bool mps_runs(void)
+/* True where this PE's contexts on `device` go through MPS.  The driver says so
+ * (attribute 133, from CUDA 12): a control socket left by a killed daemon, or a
+ * daemon started after this process, does not fool it.  An older driver does not
+ * know the attribute; then the control socket in the pipe directory
+ * (CUDA_MPS_PIPE_DIRECTORY, default /tmp/nvidia-mps) stands in. */
+static bool mps_runs(CUdevice device)
 {
+    int enabled = 0;
+    if (shmpi_cuda.device_get_attribute(&enabled, SHMPI_CU_ATTRIBUTE_MPS_ENABLED, device) ==
+        SHMPI_CUDA_SUCCESS)
+        return enabled != 0;
     const char *dir = getenv("CUDA_MPS_PIPE_DIRECTORY");
     char control[512];
     snprintf(control, sizeof control, "%s/control", dir && *dir ? dir : "/tmp/nvidia-mps");
@@ -157,7 +164,7 @@ static void say_if_time_sliced(const char *routine)
                                      sharing > 1 ? ", " : "", pe);
     }
     free(all);
-    if (shmpi_g.env.debug && sharing > 1 && lowest == me && !mps_runs())
+    if (shmpi_g.env.debug && sharing > 1 && lowest == me && !mps_runs(device))
         shmpi_warn(routine,
                    "%d PEs (%s%s) share GPU %d without MPS: their CUDA contexts are "
                    "time-sliced, stream operations 10-30x slower; start "
