@@ -117,7 +117,7 @@ void shmpi_teams_init(void)
      * both at once. */
     const struct shmpi_shape *sh = &shmpi_shape;
     MPI_Comm world, shared, same_index = MPI_COMM_NULL;
-    MPI_Request req[3] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
     MPI_Comm_idup(shmpi_g.comm, &world, &req[0]);
     /* SHMEM_TEAM_SHARED: the PEs whose heaps this PE maps (shmem_ptr works
      * for all of them), its (pseudo-)node; just this PE when the
@@ -130,7 +130,7 @@ void shmpi_teams_init(void)
         MPI_Comm_split(shmpi_g.comm, sh->node_pe[0], sh->node_rank, &shared);
         req[1] = MPI_REQUEST_NULL;
     }
-    for (int r = 0; r < 3; r++)
+    for (int r = 0; r < 2; r++)
         shmpi_wait_request(&req[r]);
     /* SHMEMX_TEAM_SAME_MYPE_NODE on one machine: this PE alone.  Made after the
      * others: Open MPI 4.1 hung in 4 starts of 8 at 4 PEs with this idup of
