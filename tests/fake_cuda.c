@@ -9,6 +9,12 @@
  * or stored by the host, so a host-side memmove on it crashes at once.  The
  * driver's copies reach the bytes through a second, accessible mapping.
  *
+ * Pinned memory mapped into the device (cuMemHostAlloc with DEVICEMAP) has
+ * a device address (cuMemHostGetDevicePointer_v2) that is not its host
+ * pointer, unlike a GPU with unified addressing: the stream memory
+ * operations take the device address only, so a host pointer handed to a
+ * stream fails here.
+ *
  * Streams are real, so tests can see stream ordering: each stream is a FIFO
  * served in order by a worker thread of its own (different streams run
  * concurrently), and every *Async call, stream memory operation
@@ -72,6 +78,9 @@
  *                                  instead of hanging CI
  *   SHMPI_FAKE_CUDA_NO_STREAM_MEMOPS=1  the device cannot do stream memory
  *                                  operations (attributes 0, calls fail 801)
+ *   SHMPI_FAKE_CUDA_NO_HOST_MAP=1  the device cannot map host memory
+ *                                  (attribute 19 is 0; cuMemHostAlloc with
+ *                                  DEVICEMAP fails 801)
  *   SHMPI_FAKE_CUDA_NO_JIT=1       cuModuleLoadData fails with 221, as
  *                                  without the PTX JIT compiler
  *   SHMPI_FAKE_CUDA_MPS=1          the device's contexts go through MPS
@@ -83,8 +92,9 @@
  * "host_allocs" (cuMemAllocHost), "writes", "waits" (stream memory
  * operations run), "host_funcs", "kernels" (run), "stream_ops" (every
  * operation enqueued, the implicit waits of the legacy stream not counted)
- * and "late" (copies and memsets that landed after their synchronous call
- * returned).  fake_cuda_stream_pending(S) counts the operations enqueued on
+ * "late" (copies and memsets that landed after their synchronous call
+ * returned) and "mapped_memops" (stream writes and waits enqueued on host
+ * memory mapped with cuMemHostAlloc's DEVICEMAP).  fake_cuda_stream_pending(S) counts the operations enqueued on
  * S and not finished (0 when idle).
  */
 #ifndef _GNU_SOURCE
@@ -149,6 +159,8 @@ struct region {
     int owned;          /* allocated here (else opened from a handle) */
     int pinned;         /* cuMemAllocHost memory: host and device are one */
     int registered;     /* cuMemHostRegister memory (pinned, the program's) */
+    int host_mapped;    /* cuMemHostAlloc with DEVICEMAP: `device` is the block's device
+                           address (a PROT_NONE reservation, not `host`) */
     int vmm;            /* a cuMemMap mapping (VMM section): not freed here */
 };
 #define MAX_REGIONS 256
@@ -164,7 +176,7 @@ static struct CUctx_st {
 } contexts[16];
 static _Thread_local CUcontext current;
 static atomic_ulong copies, syncs, ipc_opens, allocs, host_allocs, writes, waits, host_funcs,
-    kernels, stream_ops, late;
+    kernels, stream_ops, late, mapped_memops;
 
 EXPORT unsigned long fake_cuda_count(const char *what)
 {
@@ -175,7 +187,7 @@ EXPORT unsigned long fake_cuda_count(const char *what)
         {"copies", &copies},         {"syncs", &syncs},           {"ipc_opens", &ipc_opens},
         {"allocs", &allocs},         {"host_allocs", &host_allocs}, {"writes", &writes},
         {"waits", &waits},           {"host_funcs", &host_funcs}, {"kernels", &kernels},
-        {"stream_ops", &stream_ops}, {"late", &late},
+        {"stream_ops", &stream_ops}, {"late", &late},          {"mapped_memops", &mapped_memops},
     };
     for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++)
         if (!strcmp(what, counters[i].name))
@@ -928,6 +940,9 @@ EXPORT CUresult cuDeviceGetAttribute(int *value, int attribute, CUdevice device)
     case 122: /* CAN_USE_64_BIT_STREAM_MEM_OPS */
         *value = !env_flag("SHMPI_FAKE_CUDA_NO_STREAM_MEMOPS");
         break;
+    case 19: /* CAN_MAP_HOST_MEMORY */
+        *value = !env_flag("SHMPI_FAKE_CUDA_NO_HOST_MAP");
+        break;
     case 133: { /* MPS_ENABLED */
         const char *mps = getenv("SHMPI_FAKE_CUDA_MPS");
         if (mps && !strcmp(mps, "unknown"))
@@ -1030,6 +1045,8 @@ static void unmap_region(struct region *r)
         /* the program's memory */
     } else if (r->pinned) {
         munmap(r->host, r->size);
+        if (r->host_mapped)
+            munmap(r->device, r->size);
     } else {
         munmap(r->host, r->size);
         munmap(r->device, r->size);
@@ -1088,9 +1105,86 @@ EXPORT CUresult cuMemAllocHost_v2(void **pp, size_t bytes)
     return SUCCESS;
 }
 
+/* cuMemHostAlloc: pinned memory; with CU_MEMHOSTALLOC_DEVICEMAP (2) also
+ * mapped into the device's address space, at the address that
+ * cuMemHostGetDevicePointer_v2 gives.  Unlike a real GPU with unified
+ * addressing, that address is not the host pointer: the stream memory
+ * operations accept the device address only (a host pointer is no device
+ * memory to them), so code that hands the stream a host pointer fails here.
+ * SHMPI_FAKE_CUDA_NO_HOST_MAP=1: the device cannot map host memory
+ * (attribute 19 is 0, DEVICEMAP fails with 801). */
+EXPORT CUresult cuMemHostAlloc(void **pp, size_t bytes, unsigned flags)
+{
+    if (!(flags & 2))
+        return cuMemAllocHost_v2(pp, bytes);
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    if (!pp || bytes == 0 || (flags & ~7u))
+        return ERROR_INVALID_VALUE;
+    if (env_flag("SHMPI_FAKE_CUDA_NO_HOST_MAP"))
+        return ERROR_NOT_SUPPORTED;
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *d = mmap(NULL, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    pthread_mutex_lock(&regions_lock);
+    struct region *r = p == MAP_FAILED || d == MAP_FAILED ? NULL : free_slot();
+    if (r) {
+        r->device = d;
+        r->host = p;
+        r->size = bytes;
+        r->owned = 1;
+        r->pinned = 1;
+        r->host_mapped = 1;
+        r->gen = ++region_gen;
+    }
+    pthread_mutex_unlock(&regions_lock);
+    if (!r) {
+        if (p != MAP_FAILED)
+            munmap(p, bytes);
+        if (d != MAP_FAILED)
+            munmap(d, bytes);
+        return ERROR_OUT_OF_MEMORY;
+    }
+    host_allocs++;
+    *pp = p;
+    return SUCCESS;
+}
+
+/* The caller holds regions_lock. */
+static struct region *find_host_mapped(const void *p)
+{
+    for (int i = 0; i < MAX_REGIONS; i++) {
+        struct region *r = &regions[i];
+        if (r->size && r->host_mapped && (uintptr_t)p - (uintptr_t)r->host < r->size)
+            return r;
+    }
+    return NULL;
+}
+
+EXPORT CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *dptr, void *p, unsigned flags)
+{
+    CUresult status = ready();
+    if (status != SUCCESS)
+        return status;
+    if (!dptr || flags)
+        return ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&regions_lock);
+    struct region *r = find_host_mapped(p);
+    if (r)
+        *dptr = (CUdeviceptr)(uintptr_t)(r->device + ((char *)p - r->host));
+    pthread_mutex_unlock(&regions_lock);
+    return r ? SUCCESS : ERROR_INVALID_VALUE;
+}
+
 EXPORT CUresult cuMemFreeHost(void *p)
 {
-    return release_region((CUdeviceptr)(uintptr_t)p, 1, 1);
+    pthread_mutex_lock(&regions_lock);
+    struct region *r = find_host_mapped(p);
+    CUresult status = r && r->host == (char *)p ? SUCCESS : ERROR_INVALID_VALUE;
+    if (r && status == SUCCESS)
+        unmap_region(r);
+    pthread_mutex_unlock(&regions_lock);
+    return r ? status : release_region((CUdeviceptr)(uintptr_t)p, 1, 1);
 }
 
 /* The program's memory made pinned: copies from it complete at return. */
@@ -1396,6 +1490,11 @@ static CUresult mem_op(CUstream s, enum op_kind kind, CUdeviceptr addr, unsigned
     }
     if ((status = make_ref(&op.dst, addr, (size_t)width, 1)) != SUCCESS)
         return status;
+    pthread_mutex_lock(&regions_lock);
+    struct region *r = find((void *)(uintptr_t)addr);
+    if (r && r->host_mapped)
+        mapped_memops++;
+    pthread_mutex_unlock(&regions_lock);
     return enqueue(s, &op);
 }
 

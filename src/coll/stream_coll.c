@@ -1,8 +1,9 @@
 /*
  * stream_coll.c - barriers and collectives on CUDA streams (stream_coll.h):
  * a barrier is a dissemination of stream writes and waits (stream.c); a
- * collective pulls what this PE needs through the peers' IPC mappings
- * between an entry and an exit barrier; a reduction pulls every member's
+ * collective pulls what this PE needs through the peers' IPC mappings (the
+ * stream proxy's gets for PEs not mapped here) between an entry and an exit
+ * barrier; a reduction pulls every member's
  * block into pinned host memory, where a host function folds them in team
  * order (the same bits on every PE) before the copy back.
  */
@@ -61,25 +62,17 @@ int shmpi_stream_coll(const char *routine, shmem_team_t team, enum shmpi_stream_
     switch (kind) {
     case SHMPI_STREAM_BROADCAST:
         if (to != from || g->my_pe != root)
-            shmpi_stream_copy(routine, to,
-                              shmpi_stream_peer(routine, "source", from, len,
-                                                world(routine, g, root)),
-                              len, stream);
+            shmpi_stream_pull(routine, to, from, len, world(routine, g, root), stream);
         break;
     case SHMPI_STREAM_FCOLLECT:
         for (int pe = 0; pe < g->n_pes; pe++)
-            shmpi_stream_copy(routine, to + (size_t)pe * len,
-                              shmpi_stream_peer(routine, "source", from, len,
-                                                world(routine, g, pe)),
-                              len, stream);
+            shmpi_stream_pull(routine, to + (size_t)pe * len, from, len,
+                              world(routine, g, pe), stream);
         break;
     case SHMPI_STREAM_ALLTOALL:
         for (int pe = 0; pe < g->n_pes; pe++)
-            shmpi_stream_copy(routine, to + (size_t)pe * len,
-                              shmpi_stream_peer(routine, "source",
-                                                from + (size_t)g->my_pe * len, len,
-                                                world(routine, g, pe)),
-                              len, stream);
+            shmpi_stream_pull(routine, to + (size_t)pe * len, from + (size_t)g->my_pe * len,
+                              len, world(routine, g, pe), stream);
         break;
     }
     dissemination(routine, g, stream); /* no source is overwritten while read */
@@ -121,10 +114,8 @@ int shmpi_stream_reduce(const char *routine, shmem_team_t team, void *dest, cons
     const char *from = (const char *)source + (scatter ? (size_t)g->my_pe * len : 0);
     dissemination(routine, g, stream); /* every source is ready */
     for (int pe = 0; pe < g->n_pes; pe++)
-        shmpi_stream_copy(routine, staging + head + (size_t)pe * block,
-                          shmpi_stream_peer(routine, "source", from, len,
-                                            world(routine, g, pe)),
-                          len, stream);
+        shmpi_stream_pull(routine, staging + head + (size_t)pe * block, from, len,
+                          world(routine, g, pe), stream);
     dissemination(routine, g, stream); /* every block is read: sources may change */
     shmpi_stream_host_func(routine, fold, job, stream);
     shmpi_stream_copy(routine, dest, staging + head, len, stream);

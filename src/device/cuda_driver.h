@@ -44,6 +44,11 @@ typedef struct {
 /* Whether the device's contexts are shared through MPS (CUDA 12 drivers; an
  * older one answers CUDA_ERROR_INVALID_VALUE). */
 #define SHMPI_CU_ATTRIBUTE_MPS_ENABLED 133
+/* Whether the device can map pinned host memory (cuMemHostAlloc with
+ * CU_MEMHOSTALLOC_DEVICEMAP), where the stream proxy's queue lives. */
+#define SHMPI_CU_ATTRIBUTE_CAN_MAP_HOST_MEMORY 19
+#define SHMPI_CU_MEMHOSTALLOC_PORTABLE 1
+#define SHMPI_CU_MEMHOSTALLOC_DEVICEMAP 2
 /* cuStreamWaitValue64 flags (CUstreamWaitValue_flags). */
 #define SHMPI_CU_STREAM_WAIT_VALUE_GEQ 0
 #define SHMPI_CU_STREAM_WAIT_VALUE_EQ 1
@@ -89,6 +94,9 @@ typedef struct {
     X(stream_wait_event, "cuStreamWaitEvent", (CUstream stream, CUevent event, unsigned flags)) \
     X(mem_alloc_host, "cuMemAllocHost_v2", (void **ptr, size_t bytes))                        \
     X(mem_free_host, "cuMemFreeHost", (void *ptr))                                            \
+    X(mem_host_alloc, "cuMemHostAlloc", (void **ptr, size_t bytes, unsigned flags))           \
+    X(mem_host_get_device_pointer, "cuMemHostGetDevicePointer_v2",                            \
+      (CUdeviceptr * dptr, void *ptr, unsigned flags))                                        \
     X(mem_get_address_range, "cuMemGetAddressRange_v2",                                       \
       (CUdeviceptr * base, size_t *size, CUdeviceptr ptr))                                    \
     X(module_load_data, "cuModuleLoadData", (CUmodule * module, const void *image))           \

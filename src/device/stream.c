@@ -7,6 +7,7 @@
 #include "shmpi.h"
 #include "cuda_driver.h"
 #include "device_heap.h"
+#include "proxy.h"
 #include "stream.h"
 #include "wait.h"
 
@@ -69,17 +70,40 @@ void shmpi_stream_copy(const char *routine, void *to, const void *from, size_t l
 }
 
 /* ---- RMA and signals ------------------------------------------------------------------ */
+/* A put or get on the stream: a copy through PE pe's mapping, or a request
+ * to the stream proxy where there is none. */
+static void transfer(const char *routine, bool is_put, void *dest, const void *source,
+                     size_t len, int pe, CUstream stream)
+{
+    if (shmpi_proxy_needed(is_put ? dest : source, len, pe)) {
+        struct shmpi_proxy_request req = {.routine = routine,
+                                          .op = is_put ? SHMPI_PROXY_PUT : SHMPI_PROXY_GET,
+                                          .dest = dest,
+                                          .source = source,
+                                          .len = len,
+                                          .pe = pe};
+        shmpi_proxy_enqueue(&req, stream);
+    } else if (is_put) {
+        shmpi_stream_copy(routine, shmpi_stream_peer(routine, "dest", dest, len, pe), source,
+                          len, stream);
+    } else {
+        shmpi_stream_copy(routine, dest, shmpi_stream_peer(routine, "source", source, len, pe),
+                          len, stream);
+    }
+}
+
+void shmpi_stream_pull(const char *routine, void *to, const void *from, size_t len, int pe,
+                       CUstream stream)
+{
+    transfer(routine, false, to, from, len, pe, stream);
+}
+
 void shmpi_stream_rma(const char *routine, bool is_put, void *dest, const void *source,
                       size_t nelems, size_t elem_size, int pe, CUstream stream)
 {
     size_t len = shmpi_bytes(routine, nelems, elem_size);
     shmpi_stream_enter(routine, stream, false);
-    if (is_put)
-        shmpi_stream_copy(routine, shmpi_stream_peer(routine, "dest", dest, len, pe), source,
-                          len, stream);
-    else
-        shmpi_stream_copy(routine, dest, shmpi_stream_peer(routine, "source", source, len, pe),
-                          len, stream);
+    transfer(routine, is_put, dest, source, len, pe, stream);
 }
 
 /* shmpi's kernel for SHMEM_SIGNAL_ADD, in PTX that the driver compiles for
@@ -141,13 +165,30 @@ static void signal_word(const char *routine, char *word, uint64_t signal, int si
     }
 }
 
-static char *signal_peer(const char *routine, uint64_t *sig_addr, int sig_op, int pe)
+static void proxy_signal(const char *routine, uint64_t *sig_addr, uint64_t signal, int sig_op,
+                         int pe, CUstream stream)
+{
+    struct shmpi_proxy_request req = {.routine = routine,
+                                      .op = SHMPI_PROXY_SIGNAL,
+                                      .pe = pe,
+                                      .sig_addr = sig_addr,
+                                      .signal = signal,
+                                      .sig_op = sig_op};
+    shmpi_proxy_enqueue(&req, stream);
+}
+
+static void check_signal(const char *routine, uint64_t *sig_addr, int sig_op)
 {
     if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
         shmpi_abort(routine, "sig_op %d is neither SHMEM_SIGNAL_SET (%d) nor SHMEM_SIGNAL_ADD "
                     "(%d)", sig_op, SHMEM_SIGNAL_SET, SHMEM_SIGNAL_ADD);
     if ((uintptr_t)sig_addr % sizeof(uint64_t))
         shmpi_abort(routine, "sig_addr %p is not 8-byte aligned", (void *)sig_addr);
+}
+
+static char *signal_peer(const char *routine, uint64_t *sig_addr, int sig_op, int pe)
+{
+    check_signal(routine, sig_addr, sig_op);
     return shmpi_stream_peer(routine, "sig_addr", sig_addr, sizeof(uint64_t), pe);
 }
 
@@ -157,6 +198,22 @@ void shmpi_stream_put_signal(const char *routine, void *dest, const void *source
 {
     size_t len = shmpi_bytes(routine, nelems, elem_size);
     shmpi_stream_enter(routine, stream, true);
+    check_signal(routine, sig_addr, sig_op);
+    if (shmpi_proxy_needed(dest, len, pe) || shmpi_proxy_needed(sig_addr, sizeof *sig_addr, pe)) {
+        struct shmpi_proxy_request req = {.routine = routine,
+                                          .op = SHMPI_PROXY_PUT,
+                                          .dest = dest,
+                                          .source = source,
+                                          .len = len,
+                                          .pe = pe,
+                                          .sig_addr = sig_addr,
+                                          .signal = signal,
+                                          .sig_op = sig_op};
+        shmpi_stream_peer(routine, "dest", dest, len, shmpi_g.my_pe); /* symmetric? */
+        shmpi_stream_peer(routine, "sig_addr", sig_addr, sizeof *sig_addr, shmpi_g.my_pe);
+        shmpi_proxy_enqueue(&req, stream);
+        return;
+    }
     char *word = signal_peer(routine, sig_addr, sig_op, pe);
     shmpi_stream_copy(routine, shmpi_stream_peer(routine, "dest", dest, len, pe), source, len,
                       stream);
@@ -167,7 +224,12 @@ void shmpi_stream_signal(const char *routine, uint64_t *sig_addr, uint64_t signa
                          int pe, CUstream stream)
 {
     shmpi_stream_enter(routine, stream, true);
-    signal_word(routine, signal_peer(routine, sig_addr, sig_op, pe), signal, sig_op, stream);
+    check_signal(routine, sig_addr, sig_op);
+    if (shmpi_proxy_needed(sig_addr, sizeof *sig_addr, pe))
+        proxy_signal(routine, sig_addr, signal, sig_op, pe, stream);
+    else
+        signal_word(routine, signal_peer(routine, sig_addr, sig_op, pe), signal, sig_op,
+                    stream);
 }
 
 /* ---- waits and quiet ------------------------------------------------------------------ */
@@ -282,10 +344,12 @@ void shmpi_stream_quiet(const char *routine, CUstream stream)
 /* ---- barrier messages ------------------------------------------------------------------ */
 void shmpi_stream_notify(const char *routine, int to, CUstream stream)
 {
-    char *word = shmpi_device_peer(&shmpi_device.sync_words[shmpi_g.my_pe], sizeof(uint64_t),
-                                   to);
-    if (!word) /* one machine: every PE is mapped */
-        shmpi_abort(routine, "the device heap of PE %d is not mapped here", to);
+    uint64_t *mine = &shmpi_device.sync_words[shmpi_g.my_pe];
+    if (shmpi_proxy_needed(mine, sizeof *mine, to)) { /* another machine's, or unmapped */
+        proxy_signal(routine, mine, ++sent[to], SHMEM_SIGNAL_SET, to, stream);
+        return;
+    }
+    char *word = shmpi_device_peer(mine, sizeof *mine, to);
     shmpi_cuda_check(routine, "cuStreamWriteValue64",
                      shmpi_cuda.stream_write_value64(stream, (CUdeviceptr)(uintptr_t)word,
                                                      ++sent[to], 0));
@@ -369,6 +433,7 @@ void shmpi_stream_init(const char *routine)
 
 void shmpi_stream_fini(void)
 {
+    shmpi_proxy_fini();
     free(sent);
     free(awaited);
     sent = awaited = NULL;

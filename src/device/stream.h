@@ -23,6 +23,12 @@ char *shmpi_stream_peer(const char *routine, const char *what, const void *addr,
 void shmpi_stream_copy(const char *routine, void *to, const void *from, size_t len,
                        CUstream stream);
 
+/* A copy on the stream of len bytes of world PE pe's symmetric device
+ * memory at `from` (this PE's address) to `to`: through PE pe's mapping, or
+ * the stream proxy where it is not mapped here (another machine). */
+void shmpi_stream_pull(const char *routine, void *to, const void *from, size_t len, int pe,
+                       CUstream stream);
+
 /* The routines of shmpi_stream.h (world PEs). */
 void shmpi_stream_rma(const char *routine, bool is_put, void *dest, const void *source,
                       size_t nelems, size_t elem_size, int pe, CUstream stream);

@@ -40,6 +40,8 @@ enum {
     VAR_DEVICE_HEAP_SIZE,
     VAR_CUDA_LIBRARY,
     VAR_FD_PASSING,
+    VAR_STREAM_QUEUE,
+    VAR_STREAM_PROXY,
     VAR_TREE_MIN_PES,
     VAR_ORDER_CHECK,
     VAR_HANG_REPORT,
@@ -98,6 +100,14 @@ static const struct env_var env_table[] = {
      "how shmemx_device_register hands the file descriptor of CUDA VMM memory (cuMemCreate) "
      "to the PEs of the machine: pidfd (pidfd_getfd), socket (SCM_RIGHTS over an "
      "abstract-namespace Unix socket), auto: pidfd where the kernel allows it, else socket"},
+    [VAR_STREAM_QUEUE] = {"SHMPI_STREAM_QUEUE", NULL, ENV_COUNT, "256",
+     "slots of the queue through which stream operations reach PEs whose device memory is "
+     "not mapped here (the stream proxy, docs/device-heap.md); a stream routine finding it "
+     "full waits for a slot"},
+    [VAR_STREAM_PROXY] = {"SHMPI_STREAM_PROXY", NULL, ENV_FLAG, "auto",
+     "all: every stream operation aimed at another PE goes through the stream proxy, also "
+     "where the PE's device memory is mapped (to measure or test the proxy on one machine); "
+     "auto: only those whose target is not mapped"},
     [VAR_TREE_MIN_PES] = {"SHMPI_TREE_MIN_PES", NULL, ENV_COUNT, "auto",
      "N > 0: teams (and nodes) of N PEs or more run their shared-memory barrier, broadcasts "
      "up to 2 KiB and reductions up to 4 KiB as log-depth trees, smaller ones flat; 0: always "
@@ -256,6 +266,18 @@ void shmpi_env_read(void)
     else
         env_problem("SHMPI_FD_PASSING=\"%s\" is not valid (expected auto, pidfd or socket)",
                     value);
+
+    env->stream_queue = (int)count_value(VAR_STREAM_QUEUE, 256, 1 << 20, "a valid queue size",
+                                         "a number of slots from 1 to 1048576");
+    if (env->stream_queue < 1) {
+        env_problem("SHMPI_STREAM_QUEUE=\"0\" is not a valid queue size (expected a number "
+                    "of slots from 1 to 1048576)");
+        env->stream_queue = 256;
+    }
+    value = env_lookup(&env_table[VAR_STREAM_PROXY]);
+    env->stream_proxy_all = value && !strcmp(value, "all");
+    if (value && strcmp(value, "all") && strcmp(value, "auto"))
+        env_problem("SHMPI_STREAM_PROXY=\"%s\" is not valid (expected auto or all)", value);
 
     value = env_lookup(&env_table[VAR_YIELD_WAITS]);
     if (!value || strcmp(value, "auto") == 0)

@@ -106,6 +106,14 @@ static int delay_on(void)
     return fake_pending && delay && atoi(delay) >= DELAY_US;
 }
 
+/* Whether K puts enqueue without waiting: not where the stream proxy's queue
+ * (SHMPI_STREAM_QUEUE) is too short for them, and the host waits for slots. */
+static int queue_holds_k(void)
+{
+    const char *queue = getenv("SHMPI_STREAM_QUEUE");
+    return !queue || !*queue || atoi(queue) > K;
+}
+
 /* ---- RMA: enqueue returns before the copies run; the barrier orders them ---------------- */
 static void test_rma(shmemx_stream_t s)
 {
@@ -120,7 +128,7 @@ static void test_rma(shmemx_stream_t s)
     for (int k = 0; k < K; k++)
         shmemx_long_put_on_stream(dev + k * N, src[k], N, right, s);
     double enqueue = now() - t0;
-    if (delay_on()) {
+    if (delay_on() && queue_holds_k()) {
         CHECK(fake_pending(s) > 0, "the puts ran before the host got control back");
         CHECK(enqueue < K * DELAY_US * 1e-6 / 4, "%d puts took %.1f ms to enqueue (%d ms of "
               "copies): the host waited for them", K, enqueue * 1e3, K * DELAY_US / 1000);
@@ -486,6 +494,17 @@ static void misuse(const char *what, shmemx_stream_t s)
 int main(int argc, char **argv)
 {
     int late = argc > 1 && !strcmp(argv[1], "late");
+    /* "proxy": every other PE through the stream proxy (mapped or not);
+     * "noipc": no PE's device memory mapped, so every other PE is reached as
+     * across nodes (the host routines staged, the stream ones proxied). */
+    int proxy = argc > 1 && !strncmp(argv[1], "proxy", 5);
+    if (argc > 1 && !strcmp(argv[1], "proxy-queue1")) /* a full queue: the host waits */
+        setenv("SHMPI_STREAM_QUEUE", "1", 1);
+    int noipc = argc > 1 && !strcmp(argv[1], "noipc");
+    if (proxy)
+        setenv("SHMPI_STREAM_PROXY", "all", 1);
+    if (noipc)
+        setenv("SHMPI_DEVICE_IPC", "0", 1);
 #ifdef FAKE_CUDA_LIBRARY
     setenv("SHMPI_CUDA_LIBRARY", FAKE_CUDA_LIBRARY, 0);
     setenv("SHMPI_FAKE_CUDA_DELAY_US", "1000", 0); /* DELAY_US */
@@ -505,7 +524,7 @@ int main(int argc, char **argv)
           "SHMEMX_TEAM_NODE has %d PEs", shmem_team_n_pes(SHMEMX_TEAM_NODE));
     shmemx_stream_t s;
     CHECK(cu_stream_create(&s, 1) == 0, "cuStreamCreate");
-    if (argc > 1 && !late)
+    if (argc > 1 && !late && !proxy && !noipc)
         misuse(argv[1], s);
     test_rma(s);
     test_signals(s);
@@ -530,6 +549,11 @@ int main(int argc, char **argv)
               "stream operations missing: writes %lu, waits %lu, host functions %lu, kernels "
               "%lu", fake_count("writes"), fake_count("waits"), fake_count("host_funcs"),
               fake_count("kernels"));
+    if (fake_count && (proxy || noipc) && npes > 1) /* the proxy's queue words */
+        CHECK(fake_count("mapped_memops") > 0, "no stream operation went through the proxy");
+    if (fake_count && !proxy && !noipc)
+        CHECK(fake_count("mapped_memops") == 0, "%lu stream operations on mapped host memory "
+              "without a need for the proxy", fake_count("mapped_memops"));
     sync_stream(s);
     cu_stream_destroy(s);
     test_passed(late ? "device_stream late" : "device_stream");
