@@ -124,6 +124,7 @@ struct shmpi_env {
     const char *amo_window_ops; /* the window's which_accumulate_ops hint for amo_ops
                                    (shmpi_amo_window_ops, read by mpi_rma.c) */
     size_t device_heap_size; /* SHMPI_DEVICE_HEAP_SIZE: 0 = no device heap */
+    bool device_ipc;       /* SHMPI_DEVICE_IPC: map the machine's device heaps (device_heap.c) */
     const char *cuda_library; /* SHMPI_CUDA_LIBRARY (cuda_driver.c) */
     int fd_passing;        /* SHMPI_FD_PASSING: enum shmpi_fd_passing (vmm.c) */
     int stream_queue;      /* SHMPI_STREAM_QUEUE: the stream proxy's slots (proxy.c) */

@@ -202,7 +202,7 @@ static struct range_card *exchange_cards(const char *routine, const struct range
 }
 
 /* Where each PE's range is mapped here: this PE's own at `mine`, those of
- * the PEs of its machine opened through CUDA IPC or, for VMM memory, mapped
+ * the PEs of its machine (none under SHMPI_DEVICE_IPC=0) opened through CUDA IPC or, for VMM memory, mapped
  * by vmm.c (*vmm: the mappings, NULL if no PE's range is VMM memory), NULL
  * for the others.  Collective. */
 static char **map_peers(const char *routine, char *mine, const struct range_card *all,
@@ -232,7 +232,8 @@ static char **map_peers(const char *routine, char *mine, const struct range_card
             peer[pe] = mine;
         } else if (all[pe].vmm.alloc_size) {
             continue; /* mapped above */
-        } else if (shmpi_shape.kernel_of[pe] == shmpi_shape.kernel_of[me]) {
+        } else if (shmpi_g.env.device_ipc &&
+                   shmpi_shape.kernel_of[pe] == shmpi_shape.kernel_of[me]) {
             CUdeviceptr mapped = 0;
             shmpi_cuda_check(routine, "cuIpcOpenMemHandle",
                              shmpi_cuda.ipc_open_mem_handle(
@@ -416,7 +417,13 @@ char *shmpi_device_peer(const void *addr, size_t len, int pe)
 static char *peer_address(const char *routine, const void *addr, size_t len, int pe)
 {
     char *peer = shmpi_device_peer(addr, len, pe);
-    if (!peer) /* on one machine every PE is mapped: the address is not symmetric */
+    if (!peer && shmpi_device_peer(addr, len, shmpi_g.my_pe))
+        shmpi_abort(routine,
+                    "PE %d's device memory at %p is not mapped here (SHMPI_DEVICE_IPC=0) and "
+                    "this build has no path to unmapped device memory yet; unset "
+                    "SHMPI_DEVICE_IPC",
+                    pe, addr);
+    if (!peer) /* not this PE's device memory either: not symmetric */
         shmpi_symm_fail(routine, addr, len, pe);
     return peer;
 }

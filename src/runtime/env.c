@@ -38,6 +38,7 @@ enum {
     VAR_POLL_US,
     VAR_AMO_OPS,
     VAR_DEVICE_HEAP_SIZE,
+    VAR_DEVICE_IPC,
     VAR_CUDA_LIBRARY,
     VAR_FD_PASSING,
     VAR_STREAM_QUEUE,
@@ -94,6 +95,10 @@ static const struct env_var env_table[] = {
     [VAR_DEVICE_HEAP_SIZE] = {"SHMPI_DEVICE_HEAP_SIZE", NULL, ENV_SIZE, "0",
      "size of a symmetric heap in each PE's GPU memory for shmemx_device_malloc (k/m/g/t "
      "suffixes; docs/device-heap.md); 0: none, and the CUDA driver is not loaded"},
+    [VAR_DEVICE_IPC] = {"SHMPI_DEVICE_IPC", NULL, ENV_FLAG, "1",
+     "0: map no other PE's device heap or registered device memory through CUDA IPC, so "
+     "every other PE's device memory is reached as across nodes (staged through pinned host "
+     "memory and MPI; docs/device-heap.md); 1: PEs of one machine map each other's"},
     [VAR_CUDA_LIBRARY] = {"SHMPI_CUDA_LIBRARY", NULL, ENV_FLAG, "libcuda.so.1",
      "the CUDA driver library the device heap loads (a path, or a name for dlopen)"},
     [VAR_FD_PASSING] = {"SHMPI_FD_PASSING", NULL, ENV_FLAG, "auto",
@@ -252,6 +257,11 @@ void shmpi_env_read(void)
                     value);
         env->device_heap_size = 0;
     }
+
+    value = env_lookup(&env_table[VAR_DEVICE_IPC]);
+    env->device_ipc = !value || strcmp(value, "0") != 0;
+    if (value && strcmp(value, "0") != 0 && strcmp(value, "1") != 0)
+        env_problem("SHMPI_DEVICE_IPC=\"%s\" is not valid (expected 0 or 1)", value);
 
     value = env_lookup(&env_table[VAR_CUDA_LIBRARY]);
     env->cuda_library = value && *value ? value : "libcuda.so.1";
