@@ -42,6 +42,7 @@ enum { SLOT_FREE, SLOT_QUEUED };
 
 struct proxy_slot {
     struct shmpi_proxy_request req;
+    void *captured;    /* a put's pageable host source, copied at the call (or NULL) */
     uint64_t number;   /* the request's number, the value of its words */
     atomic_int state;  /* SLOT_FREE, SLOT_QUEUED */
 };
@@ -104,6 +105,8 @@ static int serve_ready(void)
             atomic_load_explicit(&proxy.words[i].ready, memory_order_acquire) != s->number)
             continue;
         serve(&s->req);
+        free(s->captured);
+        s->captured = NULL;
         atomic_store_explicit(&proxy.words[i].done, s->number, memory_order_release);
         atomic_store_explicit(&s->state, SLOT_FREE, memory_order_release);
         atomic_fetch_sub_explicit(&proxy.queued, 1, memory_order_acq_rel);
@@ -198,8 +201,10 @@ static void start(const char *routine, int pe)
         atomic_init(&proxy.words[i].done, 0);
     }
     proxy.slot = shmpi_xmalloc(routine, (size_t)n * sizeof *proxy.slot);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         atomic_init(&proxy.slot[i].state, SLOT_FREE);
+        proxy.slot[i].captured = NULL;
+    }
     proxy.slots = n;
     proxy.next = 0;
     proxy.last_number = 0;
@@ -211,6 +216,14 @@ static void start(const char *routine, int pe)
 }
 
 /* ---- enqueue --------------------------------------------------------------------------- */
+/* Host memory the driver does not know (neither device memory nor pinned). */
+static bool pageable(const void *ptr)
+{
+    unsigned type = 0;
+    return shmpi_cuda.pointer_get_attribute(&type, SHMPI_CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                            (CUdeviceptr)(uintptr_t)ptr) != SHMPI_CUDA_SUCCESS;
+}
+
 struct claim {
     int slot; /* the slot claimed, -1 while none */
 };
@@ -244,6 +257,14 @@ void shmpi_proxy_enqueue(const struct shmpi_proxy_request *req, CUstream stream)
         shmpi_wait_until(routine, proxy.words, claim_slot, &c);
     struct proxy_slot *s = &proxy.slot[c.slot];
     s->req = *req;
+    s->captured = NULL;
+    if (req->op == SHMPI_PROXY_PUT && req->len && pageable(req->source)) {
+        /* The driver copies a pageable source at the call (cuMemcpyAsync stages
+         * it), so the caller may reuse it at once: so may a proxied put's. */
+        s->captured = shmpi_xmalloc(routine, req->len);
+        memcpy(s->captured, req->source, req->len);
+        s->req.source = s->captured;
+    }
     pthread_mutex_lock(&proxy.lock);
     s->number = ++proxy.last_number;
     uint64_t number = s->number;

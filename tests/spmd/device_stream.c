@@ -164,6 +164,15 @@ static void test_rma(shmemx_stream_t s)
     sync_stream(s);
     to_host(got, dev, sizeof(long));
     CHECK(got[0] == value(left, 99, 0), "put64 gave %ld", got[0]);
+    /* a pageable source is the driver's from the call (the proxy copies it then) */
+    long reused = value(me, 98, 0);
+    shmemx_long_put_on_stream(dev + 2 * N, &reused, 1, right, s);
+    reused = -1;
+    shmemx_barrier_all_on_stream(s);
+    sync_stream(s);
+    to_host(got, dev + 2 * N, sizeof(long));
+    CHECK(got[0] == value(left, 98, 0), "a put's pageable source changed after the call: "
+          "%ld arrived, want %ld", got[0], value(left, 98, 0));
     /* host nbi copies into the device heap, then quiet on the stream */
     shmem_long_put_nbi(dev + N, &one, 1, right);
     shmemx_quiet_on_stream(s);
