@@ -13,12 +13,21 @@
  * larger number, so a stream still waiting for t is released by it too
  * (the driver's GEQ is cyclic, and 2^63 requests never come).
  *
- * The proxy thread sleeps on a condition while no slot is queued; while
- * some are, it looks at their ready words, pausing 1 us, growing to 100 us,
- * between looks that found nothing (the stream may be busy with other work
- * for long).  It calls the host routines (shmpi_device_contiguous,
- * shmpi_device_word_signal), which reach PEs of other machines through MPI:
- * it needs MPI_THREAD_MULTIPLE there.
+ * The proxy thread looks at the ready words of the queued slots, pausing
+ * 1 us, growing to 100 us, between looks that found nothing (the stream may
+ * be busy with other work for long).  It calls the host routines
+ * (shmpi_device_contiguous, shmpi_device_word_signal), which reach PEs of
+ * other machines through MPI: it needs MPI_THREAD_MULTIPLE there.
+ *
+ * Where some PE's device memory is not mapped here, the thread also runs
+ * from the device heap's start, whether or not this PE enqueues: the
+ * transfers other PEs' proxies (and host routines) send into this PE's
+ * device memory are applied by its server (device_net.c, serve.c), which
+ * must run while this PE's host thread blocks outside shmpi (in
+ * cuStreamSynchronize, say, for a stream that waits for those very
+ * writes).  So it enters MPI at each turn (shmpi_progress_background), and
+ * while nothing is queued it pauses up to 1 ms between turns.  Elsewhere it
+ * sleeps on a condition while nothing is queued.
  */
 #include "shmpi.h"
 #include "cuda_driver.h"
@@ -50,7 +59,8 @@ struct proxy_slot {
 static struct {
     pthread_mutex_t lock;     /* claims of slots; the thread's start and sleep */
     pthread_cond_t wake;      /* a slot was queued, or stop */
-    bool started;
+    bool started;             /* the thread runs */
+    bool serves_network;      /* it also serves other PEs' transfers (above) */
     bool stop;
     pthread_t thread;
     int slots;
@@ -115,6 +125,9 @@ static int serve_ready(void)
     return served;
 }
 
+#define PAUSE_QUEUED_NS 100000L /* the longest pause while a request is queued */
+#define PAUSE_IDLE_NS 1000000L   /* the same while none is, serving the network */
+
 static void *proxy_loop(void *arg)
 {
     (void)arg;
@@ -122,19 +135,23 @@ static void *proxy_loop(void *arg)
     long pause_ns = 1000;
     for (;;) {
         pthread_mutex_lock(&proxy.lock);
-        while (!proxy.stop && atomic_load(&proxy.queued) == 0)
+        while (!proxy.stop && !proxy.serves_network && atomic_load(&proxy.queued) == 0)
             pthread_cond_wait(&proxy.wake, &proxy.lock);
         bool stop = proxy.stop && atomic_load(&proxy.queued) == 0;
         pthread_mutex_unlock(&proxy.lock);
         if (stop)
             return NULL;
-        if (serve_ready()) {
+        bool moved = proxy.slots && serve_ready();
+        if (proxy.serves_network)
+            moved |= shmpi_progress_background();
+        if (moved) {
             pause_ns = 1000;
             continue;
         }
         struct timespec pause = {0, pause_ns};
         nanosleep(&pause, NULL);
-        pause_ns = pause_ns * 2 > 100000 ? 100000 : pause_ns * 2;
+        long most = atomic_load(&proxy.queued) ? PAUSE_QUEUED_NS : PAUSE_IDLE_NS;
+        pause_ns = pause_ns * 2 > most ? most : pause_ns * 2;
     }
 }
 
@@ -168,12 +185,11 @@ static void need_host_mapped_memops(const char *routine, int pe)
 }
 
 /* The proxy thread calls MPI where the target is another machine's (or an
- * unmapped) PE. */
+ * unmapped) PE: it serves the network then (shmpi_proxy_init) unless MPI
+ * lacks MPI_THREAD_MULTIPLE. */
 static void need_thread_multiple(const char *routine, int pe)
 {
-    int level = MPI_THREAD_SINGLE;
-    MPI_Query_thread(&level);
-    if (level != MPI_THREAD_MULTIPLE && !shmpi_g.env.stream_proxy_all)
+    if (!shmpi_device.peer[pe] && !proxy.serves_network)
         shmpi_abort(routine,
                     "the stream proxy, which serves stream operations aimed at PE %d (its "
                     "device memory is not mapped here), calls MPI from its own thread, and "
@@ -183,10 +199,32 @@ static void need_thread_multiple(const char *routine, int pe)
 }
 
 /* The caller holds proxy.lock. */
-static void start(const char *routine, int pe)
+static void start_thread(const char *routine)
+{
+    proxy.stop = false;
+    if (pthread_create(&proxy.thread, NULL, proxy_loop, NULL) != 0)
+        shmpi_abort(routine, "cannot start the stream proxy's thread");
+    proxy.started = true;
+}
+
+void shmpi_proxy_init(const char *routine)
+{
+    bool unmapped = false;
+    for (int pe = 0; pe < shmpi_g.n_pes; pe++)
+        unmapped |= !shmpi_device.peer[pe];
+    int level = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&level);
+    pthread_mutex_lock(&proxy.lock);
+    proxy.serves_network = unmapped && level == MPI_THREAD_MULTIPLE;
+    if (proxy.serves_network)
+        start_thread(routine);
+    pthread_mutex_unlock(&proxy.lock);
+}
+
+/* The queue, at the first request.  The caller holds proxy.lock. */
+static void start_queue(const char *routine, int pe)
 {
     need_host_mapped_memops(routine, pe);
-    need_thread_multiple(routine, pe);
     int n = shmpi_g.env.stream_queue > 0 ? shmpi_g.env.stream_queue : 256;
     void *words = NULL;
     shmpi_cuda_check(routine, "cuMemHostAlloc",
@@ -209,10 +247,8 @@ static void start(const char *routine, int pe)
     proxy.next = 0;
     proxy.last_number = 0;
     atomic_store(&proxy.queued, 0);
-    proxy.stop = false;
-    if (pthread_create(&proxy.thread, NULL, proxy_loop, NULL) != 0)
-        shmpi_abort(routine, "cannot start the stream proxy's thread");
-    proxy.started = true;
+    if (!proxy.started)
+        start_thread(routine);
 }
 
 /* ---- enqueue --------------------------------------------------------------------------- */
@@ -249,8 +285,9 @@ void shmpi_proxy_enqueue(const struct shmpi_proxy_request *req, CUstream stream)
 {
     const char *routine = req->routine;
     pthread_mutex_lock(&proxy.lock);
-    if (!proxy.started)
-        start(routine, req->pe);
+    need_thread_multiple(routine, req->pe);
+    if (!proxy.slots)
+        start_queue(routine, req->pe);
     pthread_mutex_unlock(&proxy.lock);
     struct claim c = {-1};
     if (!claim_slot(&c)) /* full: wait as every wait does until the proxy frees one */
@@ -289,13 +326,13 @@ void shmpi_proxy_fini(void)
     proxy.stop = true;
     pthread_cond_signal(&proxy.wake);
     pthread_mutex_unlock(&proxy.lock);
-    if (!started)
-        return;
-    pthread_join(proxy.thread, NULL);
-    shmpi_cuda.mem_free_host(proxy.words);
+    if (started)
+        pthread_join(proxy.thread, NULL);
+    if (proxy.words)
+        shmpi_cuda.mem_free_host(proxy.words);
     free(proxy.slot);
     proxy.words = NULL;
     proxy.slot = NULL;
     proxy.slots = 0;
-    proxy.started = false;
+    proxy.started = proxy.serves_network = false;
 }

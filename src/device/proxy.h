@@ -41,6 +41,10 @@ bool shmpi_proxy_needed(const void *addr, size_t len, int pe);
  * completion word.  Ends the job with one line where the GPU cannot do
  * stream memory operations on mapped host memory. */
 void shmpi_proxy_enqueue(const struct shmpi_proxy_request *req, CUstream stream);
+/* At the device heap's start (after its peers are mapped): where some PE's
+ * device memory is not mapped here, the proxy thread starts at once, to
+ * serve the transfers other PEs send into this PE's device memory. */
+void shmpi_proxy_init(const char *routine);
 /* Stops the proxy thread and frees the queue (after every stream of the
  * context was synchronized). */
 void shmpi_proxy_fini(void);

@@ -429,6 +429,7 @@ void shmpi_stream_init(const char *routine)
     memset(awaited, 0, (size_t)shmpi_g.n_pes * sizeof *awaited);
     shmpi_cuda_check(routine, "cuEventCreate",
                      shmpi_cuda.event_create(&host_copies, SHMPI_CU_EVENT_DISABLE_TIMING));
+    shmpi_proxy_init(routine);
 }
 
 void shmpi_stream_fini(void)

@@ -83,6 +83,14 @@ bool shmpi_progress_test(MPI_Request *req, int *done)
     return served;
 }
 
+bool shmpi_progress_background(void)
+{
+    if (shmpi_amo_by_message())
+        return shmpi_serve_test(NULL, NULL);
+    shmpi_progress_probe();
+    return false;
+}
+
 bool shmpi_progress(void)
 {
     return shmpi_progress_test(NULL, NULL);

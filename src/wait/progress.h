@@ -36,6 +36,11 @@ void shmpi_serve_stop(void);
 /* Enters MPI's progress engine once (the entry of shmpi_progress when
  * there are no AMO messages to serve). */
 void shmpi_progress_probe(void);
+/* One entry into MPI from a thread of shmpi's own that the program's waits
+ * do not see (the stream proxy, src/device/proxy.c): serves the messages of
+ * other PEs (serve.c), or probes; never drains deferred AMOs.  Whether it
+ * served any.  Needs MPI_THREAD_MULTIPLE. */
+bool shmpi_progress_background(void);
 /* Waits for a collective's request as MPI's blocking form would, spinning
  * (a CPU per PE), and serving AMO messages and RMA on every turn: the
  * collectives' wait where AMOs are messages (coll.c, barrier.c). */
