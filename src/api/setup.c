@@ -86,7 +86,9 @@ int shmem_addr_accessible(const void *addr, int pe)
 {
     shmpi_check_ready(__func__);
     return pe >= 0 && pe < shmpi_g.n_pes &&
-           (shmpi_symm_segment(addr, 1) >= 0 || shmpi_device_ptr(addr, pe) != NULL);
+           /* this PE's device memory: every PE's is reached, mapped or not */
+           (shmpi_symm_segment(addr, 1) >= 0 ||
+            shmpi_device_ptr(addr, shmpi_g.my_pe) != NULL);
 }
 
 void *shmem_ptr(const void *dest, int pe)

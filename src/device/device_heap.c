@@ -6,8 +6,10 @@
 #include "shmpi.h"
 #include "cuda_driver.h"
 #include "device_heap.h"
+#include "device_net.h"
 #include "heap_alloc.h"
 #include "progress.h"
+#include "proxy.h"
 #include "shape.h"
 #include "stream.h"
 #include "vmm.h"
@@ -20,6 +22,7 @@
 struct shmpi_device_heap shmpi_device;
 
 static CUcontext device_ctx;   /* the context the heap was allocated in */
+static uint64_t *node_of;      /* [n_pes]: each PE's node (shmpi_shape.mine.node) */
 static CUstream device_stream; /* every copy of this PE, in issue order */
 
 /* The driver's calls act on the calling thread's current context: a thread
@@ -43,6 +46,12 @@ CUstream shmpi_device_stream(void)
     return device_stream;
 }
 
+bool shmpi_device_ipc_reaches(int pe)
+{
+    return pe == shmpi_g.my_pe ||
+           (shmpi_g.env.device_ipc && node_of[pe] == node_of[shmpi_g.my_pe]);
+}
+
 /* This PE's index among the PEs of its machine (the kernel table of
  * shape.c: pseudo-nodes and SHMPI_MPI_ONLY do not change it). */
 static int machine_index(void)
@@ -51,6 +60,39 @@ static int machine_index(void)
     for (int pe = 0; pe < shmpi_g.my_pe; pe++)
         index += shmpi_shape.kernel_of[pe] == shmpi_shape.kernel_of[shmpi_g.my_pe];
     return index;
+}
+
+/* Collective: ends the job if some PE's machine has no GPU the driver sees,
+ * with one line; where only some machines lack one (a job mixing machines
+ * with and without GPUs), the line names the first such machine. */
+static void need_gpu_everywhere(const char *routine)
+{
+    int count = 0, n = shmpi_g.n_pes, me = shmpi_g.my_pe;
+    if (shmpi_cuda.device_get_count(&count) != SHMPI_CUDA_SUCCESS)
+        count = 0;
+    int lacking[2] = {count <= 0 ? me : n, count <= 0}, summary[2];
+    MPI_Allreduce(&lacking[0], &summary[0], 1, MPI_INT, MPI_MIN, shmpi_g.comm);
+    MPI_Allreduce(&lacking[1], &summary[1], 1, MPI_INT, MPI_SUM, shmpi_g.comm);
+    if (summary[0] == n)
+        return;
+    if (summary[1] == n) /* every PE alike: said once */
+        shmpi_end_if_any(routine,
+                         "SHMPI_DEVICE_HEAP_SIZE asks for a device heap but the CUDA driver "
+                         "sees no GPU (check CUDA_VISIBLE_DEVICES and nvidia-smi, or unset "
+                         "SHMPI_DEVICE_HEAP_SIZE)");
+    if (me == summary[0]) {
+        char host[256] = "?";
+        gethostname(host, sizeof host - 1);
+        shmpi_abort(routine,
+                    "SHMPI_DEVICE_HEAP_SIZE asks for a device heap but machine %s has no GPU "
+                    "the CUDA driver sees, while other machines of the job have one (%d of "
+                    "the %d PEs lack one): run every PE on a machine with a GPU (check "
+                    "CUDA_VISIBLE_DEVICES and nvidia-smi on %s), or unset "
+                    "SHMPI_DEVICE_HEAP_SIZE",
+                    host, summary[1], n, host);
+    }
+    MPI_Barrier(shmpi_g.comm); /* until that PE's line ends the job */
+    shmpi_abort(routine, "another PE found a problem at start-up");
 }
 
 static void choose_context(const char *routine, int ordinal)
@@ -63,11 +105,6 @@ static void choose_context(const char *routine, int ordinal)
     }
     int count = 0;
     shmpi_cuda_check(routine, "cuDeviceGetCount", shmpi_cuda.device_get_count(&count));
-    if (count <= 0)
-        shmpi_abort(routine,
-                    "SHMPI_DEVICE_HEAP_SIZE asks for a device heap but the CUDA driver sees "
-                    "no GPU (check CUDA_VISIBLE_DEVICES and nvidia-smi, or unset "
-                    "SHMPI_DEVICE_HEAP_SIZE)");
     if (ordinal >= count)
         shmpi_abort(routine, "device %d is not a GPU of this machine (the driver sees %d)",
                     ordinal, count);
@@ -232,8 +269,7 @@ static char **map_peers(const char *routine, char *mine, const struct range_card
             peer[pe] = mine;
         } else if (all[pe].vmm.alloc_size) {
             continue; /* mapped above */
-        } else if (shmpi_g.env.device_ipc &&
-                   shmpi_shape.kernel_of[pe] == shmpi_shape.kernel_of[me]) {
+        } else if (shmpi_device_ipc_reaches(pe)) {
             CUdeviceptr mapped = 0;
             shmpi_cuda_check(routine, "cuIpcOpenMemHandle",
                              shmpi_cuda.ipc_open_mem_handle(
@@ -272,17 +308,12 @@ static void unmap_peers(const char *routine, char **peer, struct shmpi_vmm_map *
 void shmpi_device_heap_start(const char *routine, int ordinal, size_t size)
 {
     int n = shmpi_g.n_pes;
-    if (shmpi_job_spans_nodes()) { /* every PE knows it alike: said once */
-        char problem[320];
-        snprintf(problem, sizeof problem,
-                 "SHMPI_DEVICE_HEAP_SIZE asks for a device heap but the job spans %d nodes: "
-                 "the device heap reaches peers through CUDA IPC, within one machine only, "
-                 "and shmpi does not pass device memory to MPI; run on one node or unset "
-                 "SHMPI_DEVICE_HEAP_SIZE",
-                 shmpi_shape.nodes);
-        shmpi_end_if_any(routine, problem);
-    }
+    free(node_of);
+    node_of = shmpi_xmalloc(routine, (size_t)n * sizeof *node_of);
+    MPI_Allgather(&shmpi_shape.mine.node, 1, MPI_UINT64_T, node_of, 1, MPI_UINT64_T,
+                  shmpi_g.comm);
     shmpi_cuda_load(routine);
+    need_gpu_everywhere(routine);
     choose_context(routine, ordinal);
     probe(routine);
     say_if_time_sliced(routine);
@@ -310,6 +341,10 @@ void shmpi_device_heap_start(const char *routine, int ordinal, size_t size)
     struct shmpi_vmm_map *vmm;
     shmpi_device.peer = map_peers(routine, (char *)(uintptr_t)base, all, &vmm);
     free(all);
+    bool unmapped = false; /* some PE reached through the network (device_net.c) */
+    for (int pe = 0; pe < n; pe++)
+        unmapped |= !shmpi_device.peer[pe];
+    shmpi_device_net_init(routine, unmapped);
     if (shmpi_heap_init(&shmpi_device.alloc, size))
         shmpi_abort(routine, "out of memory for the device heap's bookkeeping");
     shmpi_device.base = (char *)(uintptr_t)base;
@@ -340,6 +375,8 @@ void shmpi_device_heap_fini(void)
         return;
     make_current(routine);
     sync_context(routine); /* shmpi's copies, and the streams' work, staging included */
+    shmpi_proxy_fini();    /* its thread serves the network: stopped before it goes */
+    shmpi_device_net_fini();
     while (shmpi_device.ranges)
         shmpi_device_unregister(routine, shmpi_device.ranges->base);
     shmpi_stream_fini();
@@ -350,6 +387,8 @@ void shmpi_device_heap_fini(void)
     shmpi_heap_destroy(&shmpi_device.alloc);
     memset(&shmpi_device, 0, sizeof shmpi_device);
     shmpi_device.ordinal = -1;
+    free(node_of);
+    node_of = NULL;
 }
 
 /* ---- copies ------------------------------------------------------------------------ */
@@ -413,17 +452,46 @@ char *shmpi_device_peer(const void *addr, size_t len, int pe)
     return NULL;
 }
 
-/* PE pe's copy of the device range at `addr` (this PE's address). */
-static char *peer_address(const char *routine, const void *addr, size_t len, int pe)
+char *shmpi_device_region(int region, size_t *size)
+{
+    if (region == 0) {
+        *size = shmpi_device.size;
+        return shmpi_device.base;
+    }
+    struct shmpi_device_range *r = shmpi_device.ranges;
+    for (int k = 1; r && k < region; k++)
+        r = r->next;
+    *size = r ? r->size : 0;
+    return r ? r->base : NULL;
+}
+
+bool shmpi_device_locate(const void *addr, size_t len, int *region, uint64_t *offset)
+{
+    if (shmpi_device_holds(addr, len)) {
+        *region = 0;
+        *offset = (uint64_t)((const char *)addr - shmpi_device.base);
+        return true;
+    }
+    int k = 1;
+    for (struct shmpi_device_range *r = shmpi_device.ranges; r; r = r->next, k++) {
+        uintptr_t off = (uintptr_t)addr - (uintptr_t)r->base;
+        if (off < r->size && len <= r->size - off) {
+            *region = k;
+            *offset = off;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* PE pe's copy of the device range at `addr` (this PE's address), NULL
+ * where it is not mapped here and the network path reaches it (*region,
+ * *offset); ends the job if `addr` is not symmetric device memory. */
+static char *peer_address(const char *routine, const void *addr, size_t len, int pe,
+                          int *region, uint64_t *offset)
 {
     char *peer = shmpi_device_peer(addr, len, pe);
-    if (!peer && shmpi_device_peer(addr, len, shmpi_g.my_pe))
-        shmpi_abort(routine,
-                    "PE %d's device memory at %p is not mapped here (SHMPI_DEVICE_IPC=0) and "
-                    "this build has no path to unmapped device memory yet; unset "
-                    "SHMPI_DEVICE_IPC",
-                    pe, addr);
-    if (!peer) /* not this PE's device memory either: not symmetric */
+    if (!peer && !shmpi_device_locate(addr, len, region, offset))
         shmpi_symm_fail(routine, addr, len, pe);
     return peer;
 }
@@ -433,7 +501,15 @@ void shmpi_device_contiguous(const char *routine, struct shmpi_ctx *ctx, bool is
                              enum shmpi_completion completion)
 {
     (void)ctx; /* one stream for every context: quiet on any completes them all */
-    char *remote = peer_address(routine, is_put ? dest : source, nbytes, world_pe);
+    int region;
+    uint64_t offset;
+    char *remote = peer_address(routine, is_put ? dest : source, nbytes, world_pe, &region,
+                                &offset);
+    if (!remote) { /* returns when the local buffer may be reused: as blocking */
+        shmpi_device_net_transfer(routine, is_put, is_put ? (void *)source : dest, nbytes,
+                                  region, offset, world_pe);
+        return;
+    }
     make_current(routine);
     if (is_put)
         copy_async(routine, remote, source, nbytes);
@@ -447,7 +523,21 @@ void shmpi_device_strided(const char *routine, bool is_put, char *to_first, ptrd
                           size_t block, const void *remote_lowest, size_t remote_extent,
                           int world_pe)
 {
-    char *remote = peer_address(routine, remote_lowest, remote_extent, world_pe);
+    int region;
+    uint64_t offset;
+    char *remote = peer_address(routine, remote_lowest, remote_extent, world_pe, &region,
+                                &offset);
+    if (!remote) { /* one transfer a block */
+        const char *lowest = remote_lowest;
+        for (size_t i = 0; i < nblocks; i++) {
+            char *to = to_first + (ptrdiff_t)i * to_step;
+            const char *from = from_first + (ptrdiff_t)i * from_step;
+            shmpi_device_net_transfer(routine, is_put, is_put ? (void *)from : to, block,
+                                      region, offset + (uint64_t)((is_put ? to : from) - lowest),
+                                      world_pe);
+        }
+        return;
+    }
     ptrdiff_t shift = remote - (const char *)remote_lowest;
     if (is_put)
         to_first += shift;

@@ -3,7 +3,8 @@
  *
  * With SHMPI_DEVICE_HEAP_SIZE set, shmem_init gives every PE a heap of that
  * size in its GPU's memory (cuMemAlloc) and maps the heaps of the PEs of
- * its machine through CUDA IPC.  Blocks come from the same allocator as the
+ * its machine through CUDA IPC (unless SHMPI_DEVICE_IPC=0); the others'
+ * are reached through pinned host memory and MPI (device_net.c).  Blocks come from the same allocator as the
  * host heap (heap_alloc.c), so a block has the same offset on every PE.
  * The host cannot load or store device memory: every transfer into or out
  * of the device heap is a cuMemcpyAsync on this PE's stream, synchronized
@@ -20,6 +21,7 @@
 
 #include "shmpi.h"
 #include "cuda_driver.h"
+#include "device_net.h"
 
 struct shmpi_device_heap {
     char *base;               /* this PE's device heap (a device address), or NULL */
@@ -74,6 +76,12 @@ void shmpi_device_heap_start(const char *routine, int ordinal, size_t size);
 /* shmemx_device_register / _unregister (collective): 0 or -1. */
 int shmpi_device_register(const char *routine, void *ptr, size_t size);
 int shmpi_device_unregister(const char *routine, void *ptr);
+
+/* Whether PE pe's device memory is mapped here through CUDA IPC (or VMM
+ * descriptors): a PE of this node (its kernel, host name and /dev/shm:
+ * emulated nodes share a kernel, not their IPC namespace), unless
+ * SHMPI_DEVICE_IPC=0.  Valid from the device heap's start. */
+bool shmpi_device_ipc_reaches(int pe);
 
 /* Ends the job with one line if it has no device heap (or is not running). */
 void shmpi_device_need_heap(const char *routine);
@@ -131,6 +139,8 @@ static inline void shmpi_device_quiet(void)
 {
     if (SHMPI_UNLIKELY(shmpi_device_unsynced()))
         shmpi_device_sync();
+    if (SHMPI_UNLIKELY(shmpi_device_net_pending())) /* transfers to unmapped peers */
+        shmpi_device_net_quiet();
 }
 
 /* Ends the job: `what` of ROUTINE is in the device heap, which ROUTINE

@@ -282,8 +282,16 @@ void shmpi_device_word_signal(const char *routine, uint64_t *sig_addr, uint64_t 
                               int sig_op, int pe)
 {
     enter_heap(routine, true);
-    signal_word(routine, signal_peer(routine, sig_addr, sig_op, pe), signal, sig_op,
-                shmpi_device_stream());
+    char *own = signal_peer(routine, sig_addr, sig_op, shmpi_g.my_pe); /* checks it all */
+    char *word = shmpi_device_peer(sig_addr, sizeof(uint64_t), pe);
+    if (!word) { /* not mapped here: the target's server applies it (device_net.c) */
+        int region;
+        uint64_t offset;
+        shmpi_device_locate(own, sizeof(uint64_t), &region, &offset);
+        shmpi_device_net_signal(routine, region, offset, signal, sig_op, pe);
+        return;
+    }
+    signal_word(routine, word, signal, sig_op, shmpi_device_stream());
     shmpi_device_sync();
 }
 

@@ -177,11 +177,10 @@ static int receive_fd(int sock, int *from)
     return fd;
 }
 
-/* The PEs whose ranges are mapped here (SHMPI_DEVICE_IPC=0: none). */
+/* The PEs whose ranges are mapped here (device_heap.h). */
 static bool same_machine(int pe)
 {
-    return shmpi_g.env.device_ipc &&
-           shmpi_shape.kernel_of[pe] == shmpi_shape.kernel_of[shmpi_g.my_pe];
+    return shmpi_device_ipc_reaches(pe);
 }
 
 /* The socket path: this PE sends its descriptor to each PE of the machine

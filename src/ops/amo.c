@@ -269,6 +269,12 @@ void shmpi_put_signal(const char *routine, shmem_ctx_t handle, void *dest, const
     int world_pe = shmpi_team_world_pe(routine, ctx->team, pe);
     if (shmpi_device_word(sig_addr, sizeof(uint64_t))) { /* through the driver, after the data */
         shmpi_put(routine, handle, dest, source, nbytes, pe, SHMPI_BLOCKING);
+        /* Data in device memory is ordered before the signal (a synchronized
+         * copy, or the target's server taking messages in order); host
+         * memory reached through MPI is flushed first. */
+        if (nbytes > 0 && !shmpi_device_word(dest, nbytes) &&
+            !shmpi_symm_target(routine, dest, nbytes, world_pe).mapped)
+            shmpi_flush(world_pe);
         shmpi_device_word_signal(routine, sig_addr, signal, sig_op, world_pe);
         return;
     }
@@ -278,8 +284,8 @@ void shmpi_put_signal(const char *routine, shmem_ctx_t handle, void *dest, const
     shmpi_put(routine, handle, dest, source, nbytes, pe, SHMPI_NBI);
     /* The data must be complete at the target before the signal changes:
      * an MPI put is flushed, a CPU copy is ordered by the fence. */
-    if (nbytes > 0 && shmpi_device_holds(dest, nbytes))
-        shmpi_device_quiet(); /* the copy into the device heap */
+    if (nbytes > 0 && shmpi_device_word(dest, nbytes))
+        shmpi_device_quiet(); /* the copy into device memory, or its server's answer */
     else if (nbytes > 0 && !shmpi_symm_target(routine, dest, nbytes, world_pe).mapped)
         shmpi_flush(world_pe);
     atomic_thread_fence(memory_order_release);

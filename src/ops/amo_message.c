@@ -50,6 +50,7 @@ struct request {
 };
 
 static MPI_Comm request_comm = MPI_COMM_NULL, answer_comm = MPI_COMM_NULL;
+static int channel = -1; /* serve.c's */
 /* The receive of the next request and its test in every wait are
  * serve.c's, which calls answer() for each request that arrived. */
 _Static_assert(sizeof(struct request) <= SHMPI_SERVE_MAX_BYTES, "a request fits serve.c's buffer");
@@ -82,7 +83,7 @@ void shmpi_amo_message_init(void)
     shmpi_pe_set_init(&unfenced, "AMO state");
     answer_comm = answers;
     request_comm = requests;
-    shmpi_serve_start(requests, (int)sizeof(struct request), answer);
+    channel = shmpi_serve_start(requests, (int)sizeof(struct request), answer);
 }
 
 void shmpi_amo_message_fini(void)
@@ -91,7 +92,8 @@ void shmpi_amo_message_fini(void)
         return;
     /* Every PE passed finalize's barrier, whose quiet fenced every message:
      * nothing is on its way. */
-    shmpi_serve_stop(); /* frees request_comm */
+    shmpi_serve_stop(channel); /* frees request_comm */
+    channel = -1;
     request_comm = MPI_COMM_NULL;
     MPI_Comm_free(&answer_comm);
     shmpi_pe_set_fini(&unfenced);

@@ -39,6 +39,7 @@ enum {
     VAR_AMO_OPS,
     VAR_DEVICE_HEAP_SIZE,
     VAR_DEVICE_IPC,
+    VAR_DEVICE_CHUNK,
     VAR_CUDA_LIBRARY,
     VAR_FD_PASSING,
     VAR_STREAM_QUEUE,
@@ -99,6 +100,10 @@ static const struct env_var env_table[] = {
      "0: map no other PE's device heap or registered device memory through CUDA IPC, so "
      "every other PE's device memory is reached as across nodes (staged through pinned host "
      "memory and MPI; docs/device-heap.md); 1: PEs of one machine map each other's"},
+    [VAR_DEVICE_CHUNK] = {"SHMPI_DEVICE_CHUNK", NULL, ENV_SIZE, "256k",
+     "the pieces in which a transfer of device memory another PE does not map is copied and "
+     "sent (4k to 1g; k/m/g suffixes): two of them in pinned host memory at each target, a "
+     "transfer's copies overlap the network piece by piece"},
     [VAR_CUDA_LIBRARY] = {"SHMPI_CUDA_LIBRARY", NULL, ENV_FLAG, "libcuda.so.1",
      "the CUDA driver library the device heap loads (a path, or a name for dlopen)"},
     [VAR_FD_PASSING] = {"SHMPI_FD_PASSING", NULL, ENV_FLAG, "auto",
@@ -262,6 +267,16 @@ void shmpi_env_read(void)
     env->device_ipc = !value || strcmp(value, "0") != 0;
     if (value && strcmp(value, "0") != 0 && strcmp(value, "1") != 0)
         env_problem("SHMPI_DEVICE_IPC=\"%s\" is not valid (expected 0 or 1)", value);
+
+    value = env_lookup(&env_table[VAR_DEVICE_CHUNK]);
+    env->device_chunk = 256 * 1024;
+    if (value && (shmpi_parse_size(value, &env->device_chunk) ||
+                  env->device_chunk < 4096 || env->device_chunk > ((size_t)1 << 30))) {
+        env_problem("SHMPI_DEVICE_CHUNK=\"%s\" is not valid (expected a size from 4k to 1g, "
+                    "e.g. 256k)",
+                    value);
+        env->device_chunk = 256 * 1024;
+    }
 
     value = env_lookup(&env_table[VAR_CUDA_LIBRARY]);
     env->cuda_library = value && *value ? value : "libcuda.so.1";

@@ -38,7 +38,10 @@ void shmpi_barrier_spin(MPI_Comm comm, uint64_t spin_ns, const struct shmpi_wait
 {
     /* shmem_finalize's barrier polls in any case: a PE that waits there
      * notices PEs that left (depart.c) and tells the others if it lasts. */
-    if (!shmpi_job_crowded() && !shmpi_g.finalize_phase) {
+    /* Where only device transfers are served (device_net.c), MPI_Barrier
+     * would not serve them: the nonblocking barrier below does. */
+    bool blocking_serves = shmpi_amo_by_message() || !shmpi_serve_active();
+    if (!shmpi_job_crowded() && !shmpi_g.finalize_phase && blocking_serves) {
         /* Never met by shmem_finalize's barrier, which is nonblocking. */
         shmpi_blocking_begin(shmpi_depart_routine, needing ? needing->team : NULL, false);
         if (shmpi_amo_by_message()) {

@@ -65,7 +65,7 @@ bool shmpi_progress_test(MPI_Request *req, int *done)
     /* One entry into MPI: the request of the wait (or a probe), together
      * with the AMOs other PEs sent this one (serve.c). */
     bool served = false;
-    if (shmpi_amo_by_message()) {
+    if (shmpi_serve_active()) {
         served = shmpi_serve_test(req, done);
     } else {
         /* MPI_Test alone serves RMA aimed at this PE far more slowly than a
@@ -85,7 +85,7 @@ bool shmpi_progress_test(MPI_Request *req, int *done)
 
 bool shmpi_progress_background(void)
 {
-    if (shmpi_amo_by_message())
+    if (shmpi_serve_active())
         return shmpi_serve_test(NULL, NULL);
     shmpi_progress_probe();
     return false;
@@ -214,7 +214,7 @@ static void wait_request(MPI_Request *req, uint64_t spin_ns, bool steady,
         do {
             /* (MPI_Test alone, as MPI's blocking form spins, where no AMO
              * messages need serving) */
-            if (shmpi_amo_by_message())
+            if (shmpi_serve_active())
                 shmpi_progress_test(req, &done);
             else
                 MPI_Test(req, &done, MPI_STATUS_IGNORE);
@@ -305,7 +305,7 @@ static void *progress_loop(void *arg)
             seen = calls;
             continue;
         }
-        if (shmpi_amo_by_message()) {
+        if (shmpi_serve_active()) {
             shmpi_serve_test(NULL, NULL);
         } else {
             int flag;

@@ -22,17 +22,22 @@ bool shmpi_progress_test(MPI_Request *req, int *done);
 /* What a wait does when AMOs wait in amo_deferred.c's queue
  * (shmpi_g.amo_deferred): `drain` completes them (set at start-up). */
 void shmpi_progress_on_deferred(void (*drain)(void));
-/* The server of messages from other PEs (serve.c), where AMOs are
- * messages: shmpi_serve_start posts the receive of the next message (at
- * most SHMPI_SERVE_MAX_BYTES) on `comm`, which it keeps; from then on every
- * wait tests it, and `handle` gets each message that arrived and the PE
- * that sent it.  shmpi_serve_test: shmpi_progress_test's entry into MPI
- * there (the wait's *req and the messages in one call); whether it served
- * any.  shmpi_serve_stop frees `comm`. */
+/* The server of messages from other PEs (serve.c), on channels: AMOs where
+ * they are messages (amo_message.c), transfers of device memory not mapped
+ * here (device_net.c).  shmpi_serve_start posts the receive of a channel's
+ * next message (at most SHMPI_SERVE_MAX_BYTES) on `comm`, which it keeps,
+ * and returns the channel; from then on every wait tests it, and `handle`
+ * gets each message that arrived and the PE that sent it.
+ * shmpi_serve_test: shmpi_progress_test's entry into MPI there (the wait's
+ * *req and the messages in one call); whether it served any.
+ * shmpi_serve_active: whether some channel runs (then the waits serve).
+ * shmpi_serve_stop frees the channel's `comm`. */
 #define SHMPI_SERVE_MAX_BYTES 64
-void shmpi_serve_start(MPI_Comm comm, int bytes, void (*handle)(const void *message, int origin));
+#define SHMPI_SERVE_CHANNELS 2
+int shmpi_serve_start(MPI_Comm comm, int bytes, void (*handle)(const void *message, int origin));
 bool shmpi_serve_test(MPI_Request *req, int *done);
-void shmpi_serve_stop(void);
+bool shmpi_serve_active(void);
+void shmpi_serve_stop(int channel);
 /* Enters MPI's progress engine once (the entry of shmpi_progress when
  * there are no AMO messages to serve). */
 void shmpi_progress_probe(void);

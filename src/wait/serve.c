@@ -1,95 +1,141 @@
 /*
- * serve.c - the server of the messages other PEs send this one where AMOs
- * are messages (shmpi_amo_by_message, shape.h; amo_message.c): one receive
- * always posted on a communicator of its own, which every wait tests in
- * the same MPI call as what it waits for (shmpi_serve_test, called by
- * shmpi_progress_test and the progress thread, progress.c), one server at
- * a time, which keeps each origin's messages in their order.
+ * serve.c - the server of the messages other PEs send this one: AMOs where
+ * they are messages (shmpi_amo_by_message, shape.h; amo_message.c), and
+ * transfers into and out of device memory this PE's peers do not map
+ * (device_net.c).  Each kind is a channel: one receive always posted on a
+ * communicator of its own, which every wait tests in the same MPI call as
+ * what it waits for (shmpi_serve_test, called by shmpi_progress_test and
+ * the progress thread, progress.c), one server at a time, which keeps each
+ * origin's messages of a channel in their order.
  *
- * What a message asks for is the layer above's: amo_message.c starts the
- * server with the size of its messages and the function that applies and
- * answers one (shmpi_serve_start); this file only receives.  That call
- * through a pointer is made only where AMOs are messages, once for each
- * message that arrived.
+ * What a message asks for is the layer above's: each channel is started
+ * with the size of its messages and the function that applies and answers
+ * one (shmpi_serve_start); this file only receives.  That call through a
+ * pointer is made only where a channel runs, once for each message that
+ * arrived.
  */
 #include "shmpi.h"
 #include "progress.h"
 
 #include <string.h>
 
-/* request_comm exists (shmpi_serve_start to shmpi_serve_stop) while the
- * receive of the next message is posted (from any PE: MPI matches one
+/* A channel's comm exists (shmpi_serve_start to shmpi_serve_stop) while
+ * the receive of its next message is posted (from any PE: MPI matches one
  * sender's messages in the order sent).  `incoming` is touched only by the
  * holder of `serving`. */
-static MPI_Comm request_comm = MPI_COMM_NULL;
-static MPI_Request incoming = MPI_REQUEST_NULL;
-static _Alignas(16) unsigned char incoming_message[SHMPI_SERVE_MAX_BYTES];
-static int message_bytes;
-static void (*handle_message)(const void *message, int origin);
+struct channel {
+    bool started;
+    MPI_Comm comm;
+    MPI_Request incoming;
+    _Alignas(16) unsigned char message[SHMPI_SERVE_MAX_BYTES];
+    int bytes;
+    void (*handle)(const void *message, int origin);
+};
+static struct channel channels[SHMPI_SERVE_CHANNELS];
+static atomic_int running; /* channels started and not stopped */
 static atomic_flag serving = ATOMIC_FLAG_INIT;
 
-static void post_incoming(MPI_Comm comm)
+static void post_incoming(struct channel *c)
 {
-    MPI_Irecv(incoming_message, message_bytes, MPI_BYTE, MPI_ANY_SOURCE, 0, comm, &incoming);
+    MPI_Irecv(c->message, c->bytes, MPI_BYTE, MPI_ANY_SOURCE, 0, c->comm, &c->incoming);
 }
 
-void shmpi_serve_start(MPI_Comm comm, int bytes, void (*handle)(const void *message, int origin))
+int shmpi_serve_start(MPI_Comm comm, int bytes, void (*handle)(const void *message, int origin))
 {
-    message_bytes = bytes;
-    handle_message = handle;
-    post_incoming(comm);
-    /* All set up before request_comm is: the waits (and the progress
-     * thread) serve as soon as it is set. */
-    atomic_thread_fence(memory_order_release);
-    request_comm = comm;
+    int k = 0;
+    while (k < SHMPI_SERVE_CHANNELS && channels[k].started)
+        k++;
+    if (k == SHMPI_SERVE_CHANNELS)
+        shmpi_abort("shmem_init", "more than %d message servers", SHMPI_SERVE_CHANNELS);
+    /* Taken under `serving`: a wait of another thread may test the channels. */
+    while (atomic_flag_test_and_set_explicit(&serving, memory_order_acquire))
+        ;
+    struct channel *c = &channels[k];
+    c->bytes = bytes;
+    c->handle = handle;
+    c->comm = comm;
+    post_incoming(c);
+    c->started = true;
+    atomic_flag_clear_explicit(&serving, memory_order_release);
+    atomic_fetch_add_explicit(&running, 1, memory_order_release);
+    return k;
 }
 
-void shmpi_serve_stop(void)
+void shmpi_serve_stop(int k)
 {
-    if (request_comm == MPI_COMM_NULL)
+    if (k < 0 || !channels[k].started)
         return;
-    MPI_Cancel(&incoming);
-    MPI_Wait(&incoming, MPI_STATUS_IGNORE);
-    MPI_Comm_free(&request_comm);
+    struct channel *c = &channels[k];
+    while (atomic_flag_test_and_set_explicit(&serving, memory_order_acquire))
+        ;
+    MPI_Cancel(&c->incoming);
+    MPI_Wait(&c->incoming, MPI_STATUS_IGNORE);
+    MPI_Comm_free(&c->comm);
+    c->started = false;
+    atomic_fetch_sub_explicit(&running, 1, memory_order_relaxed);
+    atomic_flag_clear_explicit(&serving, memory_order_release);
+}
+
+/* The posted receives, MPI_REQUEST_NULL for channels not running. */
+static void gather_incoming(MPI_Request *incoming)
+{
+    for (int k = 0; k < SHMPI_SERVE_CHANNELS; k++)
+        incoming[k] = channels[k].started ? channels[k].incoming : MPI_REQUEST_NULL;
+}
+
+static void scatter_incoming(const MPI_Request *incoming)
+{
+    for (int k = 0; k < SHMPI_SERVE_CHANNELS; k++)
+        if (channels[k].started)
+            channels[k].incoming = incoming[k];
+}
+
+bool shmpi_serve_active(void)
+{
+    return atomic_load_explicit(&running, memory_order_relaxed) > 0;
 }
 
 bool shmpi_serve_test(MPI_Request *req, int *done)
 {
     /* One server at a time (the program's threads or the progress thread),
      * which keeps each origin's messages in their order.  Waits of start-up
-     * and finalize, outside the communicators' life, find nothing to do. */
-    if (request_comm == MPI_COMM_NULL ||
+     * and finalize, outside the channels' life, find nothing to do. */
+    if (!shmpi_serve_active() ||
         atomic_flag_test_and_set_explicit(&serving, memory_order_acquire)) {
         if (req)
             MPI_Test(req, done, MPI_STATUS_IGNORE);
         shmpi_progress_probe();
         return false;
     }
+    /* One call for the wait's request and every channel: the wait's turn
+     * costs what MPI_Test costs.  (MPI_Testany skips null requests, and
+     * says `arrived` with MPI_UNDEFINED when all are.) */
+    MPI_Request all[1 + SHMPI_SERVE_CHANNELS];
+    bool was_null = !req || *req == MPI_REQUEST_NULL;
+    all[0] = req ? *req : MPI_REQUEST_NULL;
+    gather_incoming(all + 1);
     MPI_Status status;
-    int arrived;
+    int index, arrived;
+    MPI_Testany(1 + SHMPI_SERVE_CHANNELS, all, &index, &arrived, &status);
     if (req) {
-        /* One call for both: the wait's turn costs what MPI_Test costs.
-         * (MPI_Testany never reports a null request, which is done.) */
-        bool was_null = *req == MPI_REQUEST_NULL;
-        MPI_Request both[2] = {*req, incoming};
-        int index;
-        MPI_Testany(2, both, &index, &arrived, &status);
-        *req = both[0];
-        incoming = both[1];
+        *req = all[0];
         *done = was_null || (arrived && index == 0);
-        arrived = arrived && index == 1;
-    } else {
-        MPI_Test(&incoming, &arrived, &status);
     }
+    scatter_incoming(all + 1);
     bool served = false;
-    while (arrived) {
+    while (arrived && index != MPI_UNDEFINED && index >= 1) {
         /* The receive is posted again before the message is handled. */
+        struct channel *c = &channels[index - 1];
         unsigned char message[SHMPI_SERVE_MAX_BYTES];
-        memcpy(message, incoming_message, sizeof message);
-        post_incoming(request_comm);
-        handle_message(message, status.MPI_SOURCE);
+        memcpy(message, c->message, sizeof message);
+        post_incoming(c);
+        c->handle(message, status.MPI_SOURCE);
         served = true;
-        MPI_Test(&incoming, &arrived, &status);
+        gather_incoming(all + 1);
+        MPI_Testany(SHMPI_SERVE_CHANNELS, all + 1, &index, &arrived, &status);
+        scatter_incoming(all + 1);
+        if (index != MPI_UNDEFINED)
+            index++;
     }
     atomic_flag_clear_explicit(&serving, memory_order_release);
     return served;

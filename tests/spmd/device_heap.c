@@ -33,6 +33,10 @@
 typedef int (*memcpy_fn)(unsigned long long dst, unsigned long long src, size_t bytes);
 typedef int (*ctx_sync_fn)(void);
 typedef unsigned long (*count_fn)(const char *what);
+typedef int (*alloc_fn)(unsigned long long *dptr, size_t bytes);
+typedef int (*free_fn)(unsigned long long dptr);
+static alloc_fn cu_mem_alloc;
+static free_fn cu_mem_free;
 static memcpy_fn cu_memcpy;
 static ctx_sync_fn cu_ctx_synchronize;
 static count_fn fake_count; /* NULL with a real driver */
@@ -56,9 +60,10 @@ static unsigned long copies(void)
 
 /* The family just run went through the driver (the fake counts its copies). */
 static unsigned long mark;
+static int peer_mapped = 1; /* else a get's copy is the peer's, not this PE's */
 static void family_done(const char *family)
 {
-    if (fake_count)
+    if (fake_count && peer_mapped)
         CHECK(copies() > mark, "%s made no driver copy (copies %lu)", family, copies());
     mark = copies();
 }
@@ -96,7 +101,10 @@ static void load_driver(void)
     CHECK(lib, "dlopen: %s", dlerror());
     cu_memcpy = (memcpy_fn)dlsym(lib, "cuMemcpy");
     cu_ctx_synchronize = (ctx_sync_fn)dlsym(lib, "cuCtxSynchronize");
-    CHECK(cu_memcpy && cu_ctx_synchronize, "no cuMemcpy or cuCtxSynchronize");
+    cu_mem_alloc = (alloc_fn)dlsym(lib, "cuMemAlloc_v2");
+    cu_mem_free = (free_fn)dlsym(lib, "cuMemFree_v2");
+    CHECK(cu_memcpy && cu_ctx_synchronize && cu_mem_alloc && cu_mem_free,
+          "no cuMemcpy, cuCtxSynchronize, cuMemAlloc_v2 or cuMemFree_v2");
     fake_count = (count_fn)dlsym(lib, "fake_cuda_count");
 }
 
@@ -120,7 +128,10 @@ static void test_completion(long *dev, int me, int right)
                 shmem_long_put(dev, fill, N, me);
             }
             shmem_barrier_all();
-            to_host(seen, shmem_ptr(dev, right), sizeof seen);
+            if (shmem_ptr(dev, right))
+                to_host(seen, shmem_ptr(dev, right), sizeof seen);
+            else /* not mapped here (another node, SHMPI_DEVICE_IPC=0): through the server */
+                shmem_getmem(seen, dev, sizeof seen, right);
             for (int i = 0; i < N; i++) {
                 long want = value(right, i) * 10 + round + (nbi && !i ? 5 : 0);
                 CHECK(seen[i] == want, "round %d: %s into this PE's own block, barrier, the "
@@ -134,6 +145,20 @@ static void test_completion(long *dev, int me, int right)
     const char *sync = getenv("SHMPI_FAKE_CUDA_SYNCHRONOUS");
     if (fake_count && !(sync && atoi(sync)))
         CHECK(fake_count("late") > 0, "the fake driver landed no synchronous copy late");
+}
+
+/* Whether PE pe's device heap is mapped here: always on this PE's own,
+ * else on the same node (SHMPI_TEST_PPN PEs a node under tests/launch-nodes.sh)
+ * unless SHMPI_DEVICE_IPC=0. */
+static int mapped(int pe)
+{
+    int me = shmem_my_pe();
+    const char *ipc = getenv("SHMPI_DEVICE_IPC"), *ppn = getenv("SHMPI_TEST_PPN");
+    if (pe == me)
+        return 1;
+    if (ipc && !strcmp(ipc, "0"))
+        return 0;
+    return !ppn || pe / atoi(ppn) == me / atoi(ppn);
 }
 
 static void misuse(const char *what, long *dev, int right)
@@ -154,11 +179,20 @@ int main(int argc, char **argv)
 {
     /* Unless the environment says otherwise: a small heap on the fake driver. */
     setenv("SHMPI_DEVICE_HEAP_SIZE", "1m", 0);
+    setenv("SHMPI_DEVICE_CHUNK", "4k", 0); /* many pieces where peers are not mapped */
 #ifdef FAKE_CUDA_LIBRARY
     setenv("SHMPI_CUDA_LIBRARY", FAKE_CUDA_LIBRARY, 0);
 #endif
     if (argc > 1 && !strcmp(argv[1], "no-heap"))
         setenv("SHMPI_DEVICE_HEAP_SIZE", "0", 1);
+    /* The second emulated node without a GPU: the job ends with one line. */
+    const char *ppn = getenv("SHMPI_TEST_PPN"), *rank = getenv("PMI_RANK");
+    if (argc > 1 && !strcmp(argv[1], "gpu-less-node") && ppn && rank &&
+        atoi(rank) / atoi(ppn) == 1)
+        setenv("SHMPI_FAKE_CUDA_DEVICES", "0", 1);
+    int ipc0 = argc > 1 && !strcmp(argv[1], "ipc0"); /* every peer through the network */
+    if (ipc0)
+        setenv("SHMPI_DEVICE_IPC", "0", 1);
     char stale[64] = ""; /* the fake driver's first name in this process */
     if (argc > 1 && !strcmp(argv[1], "stale")) {
         snprintf(stale, sizeof stale, "/fake-cuda-%d-0", (int)getpid());
@@ -181,9 +215,10 @@ int main(int argc, char **argv)
     long *dev = shmemx_device_calloc(N, sizeof(long));
     long *dev_src = shmemx_device_malloc(N * sizeof(long));
     CHECK(dev && dev_src, "device allocation failed");
-    if (argc > 1 && !stale[0])
+    if (argc > 1 && !stale[0] && !ipc0 && strcmp(argv[1], "gpu-less-node"))
         misuse(argv[1], dev, right);
 
+    peer_mapped = mapped(right);
     long *host_heap = shmem_calloc(N, sizeof(long));
     uint64_t *sig = shmem_calloc(1, sizeof(uint64_t));
     long src[N], got[N];
@@ -302,6 +337,92 @@ int main(int argc, char **argv)
     check_device("putmem_signal_nbi", dev, left, 0, N, 1, 0);
     family_done("put_signal");
 
+    /* Signals on a word in the device heap: put_signal, signal_add and
+     * signal_set from the left neighbour, each waited for on this PE. */
+    {
+        uint64_t *dev_sig = shmemx_device_calloc(1, sizeof(uint64_t));
+        CHECK(dev_sig, "device allocation for a signal word");
+        reset(dev);
+        shmem_long_put_signal(dev, src, N, dev_sig, 1, SHMEM_SIGNAL_ADD, right);
+        CHECK(shmem_signal_wait_until(dev_sig, SHMEM_CMP_EQ, 1) == 1, "device put_signal");
+        check_device("put_signal, device signal word", dev, left, 0, N, 1, 0);
+        shmem_barrier_all(); /* every PE saw 1 before any adds */
+        shmem_signal_add(dev_sig, 41, right);
+        CHECK(shmem_signal_wait_until(dev_sig, SHMEM_CMP_EQ, 42) == 42, "device signal_add");
+        shmem_barrier_all();
+        shmem_signal_set(dev_sig, 7, right);
+        shmem_barrier_all();
+        CHECK(shmem_signal_fetch(dev_sig) == 7, "device signal_set, then barrier: %llu",
+              (unsigned long long)shmem_signal_fetch(dev_sig));
+        shmemx_device_free(dev_sig);
+        family_done("device signals");
+    }
+
+    /* A registered range (cuMemAlloc, shmemx_device_register): put, get and
+     * the signal through the peer's mapping or, not mapped, its server. */
+    {
+        unsigned long long mem = 0;
+        CHECK(cu_mem_alloc(&mem, 2 * N * sizeof(long)) == 0, "cuMemAlloc");
+        long *reg = (long *)(uintptr_t)mem, back[N];
+        CHECK(shmemx_device_register(reg, 2 * N * sizeof(long)) == 0, "register");
+        to_device(reg + N, src, sizeof src);
+        shmem_barrier_all();
+        shmem_long_put(reg, src, N, right);
+        shmem_barrier_all();
+        to_host(back, reg, sizeof back);
+        for (int i = 0; i < N; i++)
+            CHECK(back[i] == value(left, i), "put into a registered range %d: %ld", i,
+                  back[i]);
+        memset(back, 0, sizeof back);
+        shmem_long_get(back, reg + N, N, right);
+        for (int i = 0; i < N; i++)
+            CHECK(back[i] == value(right, i), "get from a registered range %d: %ld", i,
+                  back[i]);
+        shmem_barrier_all();
+        CHECK(shmemx_device_unregister(reg) == 0, "unregister");
+        CHECK(cu_mem_free(mem) == 0, "cuMemFree");
+    }
+
+    /* Large transfers, compared to a host reference: with SHMPI_DEVICE_CHUNK
+     * 4k (set above) many chunks and batches where the peer is not mapped. */
+    {
+        enum { BIG = 160 * 1024 - 24 };
+        char *dev_big = shmemx_device_calloc(BIG, 1), *dev_big_src = shmemx_device_malloc(BIG);
+        char *ref = malloc(BIG), *back = malloc(BIG);
+        CHECK(dev_big && dev_big_src && ref && back, "allocation of %d bytes", BIG);
+        for (int i = 0; i < BIG; i++)
+            ref[i] = (char)(i * 7 + me * 13 + 1);
+        to_device(dev_big_src, ref, BIG);
+        shmem_barrier_all();
+        shmem_putmem(dev_big, ref, BIG, right); /* from host memory */
+        shmem_barrier_all();
+        to_host(back, dev_big, BIG);
+        for (int i = 0; i < BIG; i++)
+            CHECK(back[i] == (char)(i * 7 + left * 13 + 1), "big put from host %d", i);
+        shmem_barrier_all();
+        shmem_putmem_nbi(dev_big + 8, dev_big_src, BIG - 8, right); /* from device memory */
+        shmem_quiet();
+        shmem_barrier_all();
+        to_host(back, dev_big + 8, BIG - 8);
+        for (int i = 0; i < BIG - 8; i++)
+            CHECK(back[i] == (char)(i * 7 + left * 13 + 1), "big put from device %d", i);
+        memset(back, 0, BIG);
+        shmem_getmem(back, dev_big_src, BIG, right); /* into host memory */
+        for (int i = 0; i < BIG; i++)
+            CHECK(back[i] == (char)(i * 7 + right * 13 + 1), "big get into host %d", i);
+        shmem_barrier_all();
+        shmem_getmem(dev_big, dev_big_src, BIG, right); /* into device memory */
+        to_host(back, dev_big, BIG);
+        for (int i = 0; i < BIG; i++)
+            CHECK(back[i] == (char)(i * 7 + right * 13 + 1), "big get into device %d", i);
+        shmem_barrier_all();
+        shmemx_device_free(dev_big_src);
+        shmemx_device_free(dev_big);
+        free(ref);
+        free(back);
+        family_done("large transfers");
+    }
+
     /* The local buffer in device memory: device to peer device, and the
      * device heap to and from the host heap (staged). */
     reset(dev);
@@ -326,11 +447,16 @@ int main(int argc, char **argv)
     /* shmem_ptr: the peer's device address, which the driver copies from. */
     shmem_barrier_all();
     long *peer = shmem_ptr(dev_src, right);
-    CHECK(peer != NULL, "shmem_ptr of a device-heap address is NULL");
-    CHECK(right == me ? peer == dev_src : peer != dev_src, "shmem_ptr %p", (void *)peer);
-    to_host(got, peer, sizeof got);
-    for (int i = 0; i < N; i++)
-        CHECK(got[i] == value(right, i), "through shmem_ptr %d: %ld", i, got[i]);
+    if (mapped(right)) {
+        CHECK(peer != NULL, "shmem_ptr of a device-heap address is NULL");
+        CHECK(right == me ? peer == dev_src : peer != dev_src, "shmem_ptr %p", (void *)peer);
+        to_host(got, peer, sizeof got);
+        for (int i = 0; i < N; i++)
+            CHECK(got[i] == value(right, i), "through shmem_ptr %d: %ld", i, got[i]);
+    } else {
+        CHECK(peer == NULL, "shmem_ptr of PE %d's device heap, not mapped here: %p", right,
+              (void *)peer);
+    }
     CHECK(shmem_team_ptr(SHMEM_TEAM_WORLD, dev_src, right) == peer, "shmem_team_ptr");
     CHECK(shmem_ptr(src, right) == NULL, "shmem_ptr of a local array");
     CHECK(shmem_addr_accessible(dev_src, right), "a device-heap address is not accessible");
