@@ -256,10 +256,16 @@ static void serve(const void *message, int origin)
 }
 
 /* ---- the origin ---------------------------------------------------------------------- */
+/* Tags of different origins differ (this PE's number modulo n_pes): data_comm
+ * carries both directions, an origin's chunks to a target and a target's
+ * answers to its origins, so a PE that is origin and target at once (its
+ * program's thread and its stream proxy's, or two PEs putting to each other)
+ * must not take one for the other. */
 static int32_t new_tag(void)
 {
-    return (int32_t)(atomic_fetch_add_explicit(&next_tag, 1, memory_order_relaxed) %
-                     (unsigned)tag_limit);
+    unsigned long long k = atomic_fetch_add_explicit(&next_tag, 1, memory_order_relaxed);
+    return (int32_t)((k * (unsigned long long)shmpi_g.n_pes + (unsigned)shmpi_g.my_pe) %
+                     (unsigned long long)tag_limit);
 }
 
 static void send_request(const struct net_request *r, int pe)
