@@ -704,7 +704,11 @@ int shmpi_device_register(const char *routine, void *ptr, size_t size)
     r->peer = map_peers(routine, ptr, all, &r->vmm);
     free(all);
     r->next = shmpi_device.ranges;
-    shmpi_device.ranges = r;
+    /* Published whole: servers of other threads (the stream proxy's) read the
+     * list.  Then every PE has the range before any PE's transfer names it. */
+    __atomic_store_n(&shmpi_device.ranges, r, __ATOMIC_RELEASE);
+    if (shmpi_g.n_pes > 1)
+        shmpi_barrier_comm(shmpi_g.comm, NULL);
     return 0;
 }
 
