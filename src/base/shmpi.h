@@ -126,6 +126,8 @@ struct shmpi_env {
     size_t device_heap_size; /* SHMPI_DEVICE_HEAP_SIZE: 0 = no device heap */
     const char *cuda_library; /* SHMPI_CUDA_LIBRARY (cuda_driver.c) */
     int fd_passing;        /* SHMPI_FD_PASSING: enum shmpi_fd_passing (vmm.c) */
+    size_t stream_push_max; /* SHMPI_STREAM_PUSH_MAX: small collectives on a stream
+                               (stream_coll.c) */
     bool order_check;      /* SHMPI_ORDER_CHECK (diagnose.c) */
     long hang_report_s;    /* SHMPI_HANG_REPORT: 0 = no report (diagnose.c) */
 };
