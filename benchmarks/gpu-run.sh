@@ -17,7 +17,11 @@
 #      (NVSHMEM4Py's tutorial notebook, at 2 and 4 PEs, with mpi4py bound to the
 #      carried MPICH: MPI4PY_MPIABI=mpich), when they were in the tree at pack time;
 #   5. where nvidia-cuda-mps-control exists: the Python suite, the notebook and
-#      bench_stream again under MPS (PEs sharing a GPU without it are time-sliced);
+#      bench_stream again under MPS (PEs sharing a GPU without it are time-sliced),
+#      and NVSHMEM's collectives on a stream beside shmpi's in one table
+#      (nvshmem-compare.sh: bench_nvshmem_stream.cu built here over NVSHMEM's host
+#      library where Python's site-packages have nvidia/nvshmem, and bench_stream -q)
+#      at 2 PEs with CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50 and 4 PEs with 25;
 #   6. bench_stream (stream RMA, ping-pong, barrier, collectives against the raw
 #      driver calls and the host collectives) at 2 and 4 PEs, bench_device
 #      (device-heap put/get against raw cuMemcpyAsync), and
@@ -67,8 +71,10 @@ if [ "${1:-}" = --pack ]; then
         files+=("$x/$b")
     done
     cp "$build/tests/.libs/fake_cuda.so" "$x/" # for SHMPI_GPU_RUN_FAKE=1
-    cp "$top/examples/device_ring.cu" "$top/benchmarks/bench_nvshmem4py.py" "$x/"
-    files+=("$x/fake_cuda.so" "$x/device_ring.cu" "$x/bench_nvshmem4py.py")
+    cp "$top/examples/device_ring.cu" "$top/benchmarks/bench_nvshmem4py.py" \
+        "$top/benchmarks/bench_nvshmem_stream.cu" "$top/benchmarks/nvshmem-compare.sh" "$x/"
+    files+=("$x/fake_cuda.so" "$x/device_ring.cu" "$x/bench_nvshmem4py.py"
+        "$x/bench_nvshmem_stream.cu" "$x/nvshmem-compare.sh")
     # The Python package and its runner and example, as they are in the tree now.
     if [ -f "$top/src/python/shmpi/__init__.py" ]; then
         mkdir -p "$x/python/shmpi"
@@ -258,6 +264,17 @@ if [ "$fake" = 0 ] && [ -n "$mps_ctl" ]; then
             done
         fi
         step "MPS: bench_stream on 2 PEs" 120 env SHMPI_DEVICE_HEAP_SIZE=256m "${launch[@]}" -n 2 $X/bench_stream -r 5
+        # NVSHMEM beside shmpi, each PE with its share of the GPU (NVSHMEM's setting).
+        if [ -f $X/nvshmem-compare.sh ]; then
+            for np_pct in "2 50" "4 25"; do
+                read -r np pct <<<"$np_pct"
+                step "MPS $pct %: NVSHMEM beside shmpi on $np PEs" 200 \
+                    env CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=$pct NVCC="${nvcc:-nvcc}" \
+                    bash $X/nvshmem-compare.sh $np $X "${launch[@]}"
+            done
+        else
+            skip "NVSHMEM beside shmpi: benchmarks/nvshmem-compare.sh was not in the tree at pack time"
+        fi
         echo quit | "$mps_ctl"
     else
         failed=$((failed + 1)); echo "FAIL: nvidia-cuda-mps-control -d did not start MPS"
