@@ -8,7 +8,9 @@
 #   2. the device-heap tests at 2 and 4 PEs sharing the GPU (default and
 #      SHMPI_PSEUDO_NODE_SIZE=2), the AMO refusal, examples/device_ring.cu (nvcc);
 #   3. the stream tests tests/spmd/device_stream at 2 and 4 PEs, with
-#      SHMPI_PSEUDO_NODE_SIZE=2 and the late start (shmemx_device_init), and
+#      SHMPI_PSEUDO_NODE_SIZE=2 and the late start (shmemx_device_init),
+#      tests/spmd/stream_reduce (every reduction on a stream through shmpi's
+#      kernel, the small collectives; at 2 and 4 PEs, and split at 3), and
 #      tests/spmd/device_vmm (CUDA VMM memory registered, both ways of passing
 #      its file descriptors);
 #   4. the Python package (src/python/shmpi): tests/python/run_gpu_python.py at 2
@@ -58,7 +60,7 @@ if [ "${1:-}" = --pack ]; then
     oshcc=/opt/b/shmpi/bin/oshcc
     x=$build/extra
     files=()
-    for t in device_heap device_stream device_vmm; do
+    for t in device_heap device_stream device_vmm stream_reduce; do
         if [ -f "$top/tests/spmd/$t.c" ]; then
             "$oshcc" -O2 -I"$top/tests/spmd" "$top/tests/spmd/$t.c" -o "$x/$t" -ldl
             files+=("$x/$t")
@@ -194,6 +196,17 @@ if [ -x $X/device_stream ]; then
     step "device_stream late (shmemx_device_init) on 2 PEs" 60 "${ds[@]}" "${launch[@]}" -n 2 $X/device_stream late
 else
     skip "device_stream: tests/spmd/device_stream.c was not in the tree at pack time"
+fi
+
+# Every reduction type and operator on a stream, and the small collectives, against host
+# references: the reduction kernel as the GPU runs it (tests/spmd/stream_reduce).
+if [ -x $X/stream_reduce ]; then
+    for np in 2 4; do
+        step "stream_reduce on $np PEs" 60 "${launch[@]}" -n $np $X/stream_reduce
+    done
+    step "stream_reduce split (SHMPI_STREAM_PUSH_MAX=0) on 3 PEs" 60 "${launch[@]}" -n 3 $X/stream_reduce split
+else
+    skip "stream_reduce: tests/spmd/stream_reduce.c was not in the tree at pack time"
 fi
 
 # CUDA VMM memory (cuMemCreate) registered and shared as file descriptors, both ways.
