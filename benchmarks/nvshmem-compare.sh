@@ -37,15 +37,27 @@ lib=$home/lib
 host=$(ls "$lib"/libnvshmem_host.so* 2>/dev/null | head -1)
 [ -n "$host" ] || { echo "nvshmem-compare: no libnvshmem_host.so in $lib"; exit 1; }
 prog=${TMPDIR:-/tmp}/bench_nvshmem_stream
-# Host calls only: the host library alone; where this NVSHMEM's nvshmem_init wants the
-# device library too, the relocatable-device-code build with libnvshmem_device.a.
-if ! "$nvcc" -O2 -o "$prog" "$dir/bench_nvshmem_stream.cu" -I"$home/include" "$host" \
-    -Xlinker -rpath="$lib" 2>"$prog.err1"; then
-    echo "nvshmem-compare: the host-library build failed ($(head -1 "$prog.err1")); trying -rdc=true with libnvshmem_device.a"
-    "$nvcc" -O2 -rdc=true -o "$prog" "$dir/bench_nvshmem_stream.cu" -I"$home/include" \
-        "$host" "$lib/libnvshmem_device.a" -Xlinker -rpath="$lib" ||
-        { echo "nvshmem-compare: cannot build bench_nvshmem_stream.cu against $home"; exit 1; }
+cuda=$(cd "$(dirname "$nvcc")/.." 2>/dev/null && pwd)
+# Host calls only, so first the host compiler (NVSHMEM's headers keep their device
+# state out of a plain host build) over the host library and libcudart; then nvcc; then
+# nvcc with relocatable device code and libnvshmem_device.a, for an NVSHMEM whose headers
+# want it.
+built=
+if c++ -O2 -x c++ -o "$prog" "$dir/bench_nvshmem_stream.cu" -I"$home/include" -I"$cuda/include" \
+    "$host" -L"$cuda/lib64" -lcudart -Wl,-rpath,"$lib:$cuda/lib64" 2>"$prog.err"; then
+    built="c++ over $(basename "$host") and libcudart"
+elif "$nvcc" -O2 -o "$prog" "$dir/bench_nvshmem_stream.cu" -I"$home/include" "$host" \
+    -Xlinker -rpath="$lib" 2>>"$prog.err"; then
+    built="nvcc over $(basename "$host")"
+elif "$nvcc" -O2 -rdc=true -o "$prog" "$dir/bench_nvshmem_stream.cu" -I"$home/include" \
+    "$host" "$lib/libnvshmem_device.a" -Xlinker -rpath="$lib" 2>>"$prog.err"; then
+    built="nvcc -rdc=true over $(basename "$host") and libnvshmem_device.a"
+else
+    echo "nvshmem-compare: cannot build bench_nvshmem_stream.cu against $home:"
+    tail -8 "$prog.err"
+    exit 1
 fi
+echo "nvshmem-compare: bench_nvshmem_stream built with $built"
 out=${TMPDIR:-/tmp}/nvshmem-compare-$np
 echo "nvshmem-compare: NVSHMEM from $home; $np PEs, CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=${CUDA_MPS_ACTIVE_THREAD_PERCENTAGE:-unset}"
 timeout -k 5 120 env LD_LIBRARY_PATH="$lib:${LD_LIBRARY_PATH:-}" NVSHMEM_BOOTSTRAP=PMI \
