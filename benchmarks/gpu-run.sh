@@ -42,6 +42,8 @@
 #       bash benchmarks/gpu-run.sh manycore/gpu-pack.tar.xz
 #       prints everything and writes it to $OUT/gpu-run.txt ($OUT or /tmp); the
 #       last line is "gpu-run: N passed, N failed".
+#   SHMPI_GPU_RUN_ONLY=TEXT runs only the steps whose name has TEXT (the others say SKIP):
+#       SHMPI_GPU_RUN_ONLY=NVSHMEM, NVSHMEM beside shmpi under MPS alone (about 2 minutes).
 #   SHMPI_GPU_RUN_FAKE=1 runs the second step without a GPU (here): the packed fake
 #       driver (tests/fake_cuda.c) stands in for libcuda.so.1 (times mean nothing),
 #       nvidia-smi and nvcc are skipped; SHMPI_GPU_RUN_FAKE=PATH names another fake.
@@ -125,8 +127,12 @@ else
     export SHMPI_CUDA_LIBRARY=libcuda.so.1
 fi
 passed=0 failed=0 skipped=0
+only=${SHMPI_GPU_RUN_ONLY:-}
 step() { # step NAME LIMIT_S COMMAND...: runs it within the budget, counts it, prints its time
     name=$1 limit=$2; shift 2
+    if [ -n "$only" ] && [[ "$name" != *"$only"* ]]; then
+        skipped=$((skipped + 1)); echo "SKIP: $name (SHMPI_GPU_RUN_ONLY=$only)"; return
+    fi
     left=$((budget - ($(date +%s) - start)))
     if [ "$left" -lt 10 ]; then
         failed=$((failed + 1)); echo "FAIL: $name: not run, the run's $budget s are spent"; return
@@ -160,7 +166,9 @@ done
 step "device_heap on 4 PEs, SHMPI_PSEUDO_NODE_SIZE=2" 60 \
     env SHMPI_DEVICE_HEAP_SIZE=64m SHMPI_PSEUDO_NODE_SIZE=2 "${launch[@]}" -n 4 $X/device_heap
 # An AMO on the device heap must end the job with its one line (not hang or crash).
-if out_amo=$(SHMPI_DEVICE_HEAP_SIZE=64m timeout -k 5 60 "${launch[@]}" -n 2 $X/device_heap amo 2>&1); then
+if [ -n "$only" ]; then
+    skip "device_heap amo (SHMPI_GPU_RUN_ONLY=$only)"
+elif out_amo=$(SHMPI_DEVICE_HEAP_SIZE=64m timeout -k 5 60 "${launch[@]}" -n 2 $X/device_heap amo 2>&1); then
     failed=$((failed + 1)); echo "FAIL: device_heap amo exited 0"
 elif printf '%s\n' "$out_amo" | grep -q 'is in the device heap'; then
     passed=$((passed + 1)); echo "PASS: device_heap amo: $(printf '%s\n' "$out_amo" | grep -m1 'device heap')"
