@@ -54,6 +54,7 @@ static struct {
     CUresult (*wait64)(void *, CUdeviceptr, unsigned long long, unsigned);
     CUresult (*device_get)(int *, int);
     CUresult (*device_get_name)(char *, int, int);
+    CUresult (*ctx_synchronize)(void);
 } cu;
 static void *stream;
 static int me, npes, reps = 5, quick, passed, failed;
@@ -383,6 +384,9 @@ static int coll_check(enum coll c, size_t n)
     check("cuMemcpy", cu.memcpy((uintptr_t)csrc, (uintptr_t)h, n * (size_t)npes));
     memset(h, 0xee, n * (size_t)npes);
     check("cuMemcpy", cu.memcpy((uintptr_t)cdest, (uintptr_t)h, n * (size_t)npes));
+    /* a cuMemcpy from pageable memory may land after it returns, and the stream is
+       non-blocking: wait for both before the stream call */
+    check("cuCtxSynchronize", cu.ctx_synchronize());
     shmem_barrier_all();
     coll_call(c, 1, n);
     size_t out = c == BCAST || c == REDUCE ? n : n * (size_t)npes, bw = n / 8;
@@ -503,12 +507,14 @@ int main(int argc, char **argv)
     LOAD(memcpy, "cuMemcpy");
     LOAD(memcpy_async, "cuMemcpyAsync");
     LOAD(stream_create, "cuStreamCreate");
+    LOAD(ctx_synchronize, "cuCtxSynchronize");
     LOAD(stream_sync, "cuStreamSynchronize");
     LOAD(write64, "cuStreamWriteValue64_v2");
     LOAD(wait64, "cuStreamWaitValue64_v2");
     LOAD(device_get, "cuDeviceGet");
     LOAD(device_get_name, "cuDeviceGetName");
-    if (!cu.memcpy || !cu.memcpy_async || !cu.stream_create || !cu.stream_sync || !cu.write64 ||
+    if (!cu.memcpy || !cu.memcpy_async || !cu.stream_create || !cu.ctx_synchronize ||
+        !cu.stream_sync || !cu.write64 ||
         !cu.wait64 || cu.stream_create(&stream, 1)) {
         fprintf(stderr, "bench_stream: cannot reach the CUDA driver %s\n", path);
         shmem_global_exit(1);

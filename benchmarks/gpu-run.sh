@@ -8,7 +8,9 @@
 #   2. the device-heap tests at 2 and 4 PEs sharing the GPU (default and
 #      SHMPI_PSEUDO_NODE_SIZE=2), the AMO refusal, examples/device_ring.cu (nvcc);
 #   3. the stream tests tests/spmd/device_stream at 2 and 4 PEs, with
-#      SHMPI_PSEUDO_NODE_SIZE=2 and the late start (shmemx_device_init), and
+#      SHMPI_PSEUDO_NODE_SIZE=2 and the late start (shmemx_device_init),
+#      tests/spmd/stream_reduce (every reduction on a stream through shmpi's
+#      kernel, the small collectives; at 2 and 4 PEs, and split at 3), and
 #      tests/spmd/device_vmm (CUDA VMM memory registered, both ways of passing
 #      its file descriptors);
 #   4. the Python package (src/python/shmpi): tests/python/run_gpu_python.py at 2
@@ -17,7 +19,11 @@
 #      (NVSHMEM4Py's tutorial notebook, at 2 and 4 PEs, with mpi4py bound to the
 #      carried MPICH: MPI4PY_MPIABI=mpich), when they were in the tree at pack time;
 #   5. where nvidia-cuda-mps-control exists: the Python suite, the notebook and
-#      bench_stream again under MPS (PEs sharing a GPU without it are time-sliced);
+#      bench_stream again under MPS (PEs sharing a GPU without it are time-sliced),
+#      and NVSHMEM's collectives on a stream beside shmpi's in one table
+#      (nvshmem-compare.sh: bench_nvshmem_stream.cu built here over NVSHMEM's host
+#      library where Python's site-packages have nvidia/nvshmem, and bench_stream -q)
+#      at 2 PEs with CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50 and 4 PEs with 25;
 #   6. bench_stream (stream RMA, ping-pong, barrier, collectives against the raw
 #      driver calls and the host collectives) at 2 and 4 PEs, bench_device
 #      (device-heap put/get against raw cuMemcpyAsync), and
@@ -36,6 +42,8 @@
 #       bash benchmarks/gpu-run.sh manycore/gpu-pack.tar.xz
 #       prints everything and writes it to $OUT/gpu-run.txt ($OUT or /tmp); the
 #       last line is "gpu-run: N passed, N failed".
+#   SHMPI_GPU_RUN_ONLY=TEXT runs only the steps whose name has TEXT (the others say SKIP):
+#       SHMPI_GPU_RUN_ONLY=NVSHMEM, NVSHMEM beside shmpi under MPS alone (about 2 minutes).
 #   SHMPI_GPU_RUN_FAKE=1 runs the second step without a GPU (here): the packed fake
 #       driver (tests/fake_cuda.c) stands in for libcuda.so.1 (times mean nothing),
 #       nvidia-smi and nvcc are skipped; SHMPI_GPU_RUN_FAKE=PATH names another fake.
@@ -54,7 +62,7 @@ if [ "${1:-}" = --pack ]; then
     oshcc=/opt/b/shmpi/bin/oshcc
     x=$build/extra
     files=()
-    for t in device_heap device_stream device_vmm; do
+    for t in device_heap device_stream device_vmm stream_reduce; do
         if [ -f "$top/tests/spmd/$t.c" ]; then
             "$oshcc" -O2 -I"$top/tests/spmd" "$top/tests/spmd/$t.c" -o "$x/$t" -ldl
             files+=("$x/$t")
@@ -67,8 +75,10 @@ if [ "${1:-}" = --pack ]; then
         files+=("$x/$b")
     done
     cp "$build/tests/.libs/fake_cuda.so" "$x/" # for SHMPI_GPU_RUN_FAKE=1
-    cp "$top/examples/device_ring.cu" "$top/benchmarks/bench_nvshmem4py.py" "$x/"
-    files+=("$x/fake_cuda.so" "$x/device_ring.cu" "$x/bench_nvshmem4py.py")
+    cp "$top/examples/device_ring.cu" "$top/benchmarks/bench_nvshmem4py.py" \
+        "$top/benchmarks/bench_nvshmem_stream.cu" "$top/benchmarks/nvshmem-compare.sh" "$x/"
+    files+=("$x/fake_cuda.so" "$x/device_ring.cu" "$x/bench_nvshmem4py.py"
+        "$x/bench_nvshmem_stream.cu" "$x/nvshmem-compare.sh")
     # The Python package and its runner and example, as they are in the tree now.
     if [ -f "$top/src/python/shmpi/__init__.py" ]; then
         mkdir -p "$x/python/shmpi"
@@ -117,8 +127,12 @@ else
     export SHMPI_CUDA_LIBRARY=libcuda.so.1
 fi
 passed=0 failed=0 skipped=0
+only=${SHMPI_GPU_RUN_ONLY:-}
 step() { # step NAME LIMIT_S COMMAND...: runs it within the budget, counts it, prints its time
     name=$1 limit=$2; shift 2
+    if [ -n "$only" ] && [[ "$name" != *"$only"* ]]; then
+        skipped=$((skipped + 1)); echo "SKIP: $name (SHMPI_GPU_RUN_ONLY=$only)"; return
+    fi
     left=$((budget - ($(date +%s) - start)))
     if [ "$left" -lt 10 ]; then
         failed=$((failed + 1)); echo "FAIL: $name: not run, the run's $budget s are spent"; return
@@ -152,7 +166,9 @@ done
 step "device_heap on 4 PEs, SHMPI_PSEUDO_NODE_SIZE=2" 60 \
     env SHMPI_DEVICE_HEAP_SIZE=64m SHMPI_PSEUDO_NODE_SIZE=2 "${launch[@]}" -n 4 $X/device_heap
 # An AMO on the device heap must end the job with its one line (not hang or crash).
-if out_amo=$(SHMPI_DEVICE_HEAP_SIZE=64m timeout -k 5 60 "${launch[@]}" -n 2 $X/device_heap amo 2>&1); then
+if [ -n "$only" ]; then
+    skip "device_heap amo (SHMPI_GPU_RUN_ONLY=$only)"
+elif out_amo=$(SHMPI_DEVICE_HEAP_SIZE=64m timeout -k 5 60 "${launch[@]}" -n 2 $X/device_heap amo 2>&1); then
     failed=$((failed + 1)); echo "FAIL: device_heap amo exited 0"
 elif printf '%s\n' "$out_amo" | grep -q 'is in the device heap'; then
     passed=$((passed + 1)); echo "PASS: device_heap amo: $(printf '%s\n' "$out_amo" | grep -m1 'device heap')"
@@ -188,6 +204,17 @@ if [ -x $X/device_stream ]; then
     step "device_stream late (shmemx_device_init) on 2 PEs" 60 "${ds[@]}" "${launch[@]}" -n 2 $X/device_stream late
 else
     skip "device_stream: tests/spmd/device_stream.c was not in the tree at pack time"
+fi
+
+# Every reduction type and operator on a stream, and the small collectives, against host
+# references: the reduction kernel as the GPU runs it (tests/spmd/stream_reduce).
+if [ -x $X/stream_reduce ]; then
+    for np in 2 4; do
+        step "stream_reduce on $np PEs" 60 "${launch[@]}" -n $np $X/stream_reduce
+    done
+    step "stream_reduce split (SHMPI_STREAM_PUSH_MAX=0) on 3 PEs" 60 "${launch[@]}" -n 3 $X/stream_reduce split
+else
+    skip "stream_reduce: tests/spmd/stream_reduce.c was not in the tree at pack time"
 fi
 
 # CUDA VMM memory (cuMemCreate) registered and shared as file descriptors, both ways.
@@ -258,6 +285,17 @@ if [ "$fake" = 0 ] && [ -n "$mps_ctl" ]; then
             done
         fi
         step "MPS: bench_stream on 2 PEs" 120 env SHMPI_DEVICE_HEAP_SIZE=256m "${launch[@]}" -n 2 $X/bench_stream -r 5
+        # NVSHMEM beside shmpi, each PE with its share of the GPU (NVSHMEM's setting).
+        if [ -f $X/nvshmem-compare.sh ]; then
+            for np_pct in "2 50" "4 25"; do
+                read -r np pct <<<"$np_pct"
+                step "MPS $pct %: NVSHMEM beside shmpi on $np PEs" 200 \
+                    env CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=$pct NVCC="${nvcc:-nvcc}" \
+                    bash $X/nvshmem-compare.sh $np $X "${launch[@]}"
+            done
+        else
+            skip "NVSHMEM beside shmpi: benchmarks/nvshmem-compare.sh was not in the tree at pack time"
+        fi
         echo quit | "$mps_ctl"
     else
         failed=$((failed + 1)); echo "FAIL: nvidia-cuda-mps-control -d did not start MPS"

@@ -89,12 +89,12 @@
                        (shmem_team_t team, T * dest, const T *source, size_t nreduce,         \
                         shmemx_stream_t stream),                                              \
                        shmpi_stream_reduce(__func__, team, dest, source, nreduce, sizeof(T),  \
-                                           shmpi_reducer_##N##_##OP, false, stream))          \
+                                           shmpi_stream_fold_##N##_##OP, false, stream))      \
     SHMPI_STREAM_ENTRY(int, shmemx_##N##_##OP##_reducescatter_on_stream,                      \
                        (shmem_team_t team, T * dest, const T *source, size_t nreduce,         \
                         shmemx_stream_t stream),                                              \
                        shmpi_stream_reduce(__func__, team, dest, source, nreduce, sizeof(T),  \
-                                           shmpi_reducer_##N##_##OP, true, stream))
+                                           shmpi_stream_fold_##N##_##OP, true, stream))
 /* The 16-bit floating types that Python's dtypes need (float16, bfloat16),
  * stored as their bits. */
 #define SHMPI_STREAM_HALF_TYPE_ROWS(R, X)                                                     \

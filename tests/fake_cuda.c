@@ -25,8 +25,10 @@
  * leaves a sticky error that its later calls return; the operations queued
  * behind it are skipped (event records still complete, so no one waits on
  * them forever).  A stream wait polls its word, sleeping between polls (the
- * PEs of a test outnumber the CPUs).  The one kernel is shmpi_signal_add
- * (a 64-bit atomic add), launched as PTX text; it runs once per launch.
+ * PEs of a test outnumber the CPUs).  The kernels are shmpi_signal_add
+ * (a 64-bit atomic add) and shmpi_fold (the reductions of
+ * src/device/fold.h, run here with fold.h's own functions), launched from
+ * PTX text that names them; each runs once per launch, in stream order.
  * After fork the child has no streams.
  *
  * Completion is as late as the driver API's documentation ("API
@@ -322,6 +324,7 @@ enum op_kind {
     OP_WAIT_EVENT,
     OP_ADD,
     OP_WAIT_STREAM, /* the legacy stream's implicit synchronization */
+    OP_FOLD,        /* the kernel shmpi_fold */
 };
 
 struct CUevent_st {
@@ -352,7 +355,9 @@ struct op {
     unsigned long seq;       /* the event's record */
     struct CUstream_st *other; /* OP_WAIT_STREAM: waits until it has done `target` */
     unsigned long target;
+    struct fold_launch *fold; /* OP_FOLD: its arguments (the op's) */
 };
+static CUresult run_fold(const struct fold_launch *launch); /* the kernels' section */
 
 struct CUstream_st {
     pthread_mutex_t lock;
@@ -609,6 +614,11 @@ static CUresult run(struct op *op)
             return ERROR_ILLEGAL_ADDRESS;
         kernels++;
         return SUCCESS;
+    case OP_FOLD:
+        status = run_fold(op->fold);
+        if (status == SUCCESS)
+            kernels++;
+        return status;
     }
     return ERROR_INVALID_VALUE;
 }
@@ -633,6 +643,7 @@ static void stream_release(struct CUstream_st *s)
 
 static void op_free(struct op *op)
 {
+    free(op->fold);
     if (op->event)
         event_release(op->event);
     if (op->other)
@@ -1738,14 +1749,17 @@ EXPORT CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned flags
     return status;
 }
 
-/* ---- the kernel: shmpi_signal_add, from PTX ----------------------------------------- */
+/* ---- the kernels: shmpi_signal_add and shmpi_fold, from PTX --------------------------- */
+#include "../src/device/fold.h"
+
 struct CUfunc_st {
     int magic;
 };
 struct CUmod_st {
-    struct CUfunc_st signal_add;
+    struct CUfunc_st signal_add, fold; /* magic 0: not in the module's PTX */
 };
 #define FUNCTION_MAGIC 0x5167add
+#define FOLD_MAGIC 0xf01d
 
 EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image)
 {
@@ -1756,12 +1770,15 @@ EXPORT CUresult cuModuleLoadData(CUmodule *module, const void *image)
         return ERROR_INVALID_VALUE;
     if (env_flag("SHMPI_FAKE_CUDA_NO_JIT"))
         return ERROR_JIT_COMPILER_NOT_FOUND;
-    if (!strstr(image, ".entry shmpi_signal_add"))
+    int add = strstr(image, ".entry shmpi_signal_add(") != NULL;
+    int fold = strstr(image, ".entry shmpi_fold(") != NULL;
+    if (!add && !fold)
         return ERROR_INVALID_IMAGE;
     CUmodule m = calloc(1, sizeof *m);
     if (!m)
         return ERROR_OUT_OF_MEMORY;
-    m->signal_add.magic = FUNCTION_MAGIC;
+    m->signal_add.magic = add ? FUNCTION_MAGIC : 0;
+    m->fold.magic = fold ? FOLD_MAGIC : 0;
     *module = m;
     return SUCCESS;
 }
@@ -1775,9 +1792,12 @@ EXPORT CUresult cuModuleGetFunction(CUfunction *function, CUmodule module, const
         return ERROR_INVALID_VALUE;
     if (!module)
         return ERROR_INVALID_HANDLE;
-    if (strcmp(name, "shmpi_signal_add"))
+    struct CUfunc_st *f = !strcmp(name, "shmpi_signal_add") ? &module->signal_add
+                          : !strcmp(name, "shmpi_fold")     ? &module->fold
+                                                            : NULL;
+    if (!f || !f->magic)
         return ERROR_NOT_FOUND;
-    *function = &module->signal_add;
+    *function = f;
     return SUCCESS;
 }
 
@@ -1785,9 +1805,57 @@ EXPORT CUresult cuModuleUnload(CUmodule module)
 {
     if (!module)
         return ERROR_INVALID_HANDLE;
-    module->signal_add.magic = 0;
+    module->signal_add.magic = module->fold.magic = 0;
     free(module);
     return SUCCESS;
+}
+
+/* shmpi_fold(struct shmpi_fold_args): the arguments, with each address
+ * checked at the launch as the GPU would fault on it. */
+struct fold_launch {
+    struct shmpi_fold_args args;
+    struct ref in[SHMPI_FOLD_MAX_IN], out;
+};
+
+static CUresult enqueue_fold(const struct shmpi_fold_args *args, CUstream s)
+{
+    size_t size = shmpi_fold_size(args->type), bytes = size * args->count;
+    if (!size || args->type == SHMPI_FOLD_LONGDOUBLE || args->op < SHMPI_FOLD_sum ||
+        args->op > SHMPI_FOLD_xor || args->n_in < 1 || args->n_in > SHMPI_FOLD_MAX_IN ||
+        (args->count && bytes / args->count != size))
+        return ERROR_INVALID_VALUE;
+    struct fold_launch *launch = calloc(1, sizeof *launch);
+    if (!launch)
+        return ERROR_OUT_OF_MEMORY;
+    launch->args = *args;
+    CUresult status = make_ref(&launch->out, (CUdeviceptr)(uintptr_t)args->out, bytes, 1);
+    for (int k = 0; k < args->n_in && status == SUCCESS; k++)
+        status = make_ref(&launch->in[k], (CUdeviceptr)(uintptr_t)args->in[k], bytes, 1);
+    if (status != SUCCESS) {
+        free(launch);
+        return status;
+    }
+    struct op op = {.kind = OP_FOLD, .fold = launch};
+    return enqueue(s, &op);
+}
+
+/* In the stream's worker: fold.h's host fold on the bytes the addresses
+ * reach now. */
+static CUresult run_fold(const struct fold_launch *launch)
+{
+    struct shmpi_fold_args args = launch->args;
+    CUresult status = SUCCESS;
+    pthread_mutex_lock(&regions_lock);
+    args.out = resolve(launch->out);
+    for (int k = 0; k < args.n_in; k++)
+        if (!(args.in[k] = resolve(launch->in[k])))
+            status = ERROR_ILLEGAL_ADDRESS;
+    if (!args.out)
+        status = ERROR_ILLEGAL_ADDRESS;
+    if (status == SUCCESS)
+        shmpi_fold_run(&args);
+    pthread_mutex_unlock(&regions_lock);
+    return status;
 }
 
 /* shmpi_signal_add(CUdeviceptr addr, unsigned long long value): one atomic
@@ -1800,9 +1868,13 @@ EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned 
     CUresult status = ready();
     if (status != SUCCESS)
         return status;
-    if (!f || f->magic != FUNCTION_MAGIC)
+    if (!f || (f->magic != FUNCTION_MAGIC && f->magic != FOLD_MAGIC))
         return ERROR_INVALID_HANDLE;
-    if (!gx || !gy || !gz || !bx || !by || !bz || !params || !params[0] || !params[1] || extra)
+    if (!gx || !gy || !gz || !bx || !by || !bz || !params || !params[0] || extra)
+        return ERROR_INVALID_VALUE;
+    if (f->magic == FOLD_MAGIC)
+        return enqueue_fold(params[0], s);
+    if (!params[1])
         return ERROR_INVALID_VALUE;
     CUdeviceptr addr = *(CUdeviceptr *)params[0];
     struct op op = {.kind = OP_ADD, .value = *(unsigned long long *)params[1]};

@@ -130,6 +130,8 @@ struct shmpi_env {
     int fd_passing;        /* SHMPI_FD_PASSING: enum shmpi_fd_passing (vmm.c) */
     int stream_queue;      /* SHMPI_STREAM_QUEUE: the stream proxy's slots (proxy.c) */
     bool stream_proxy_all; /* SHMPI_STREAM_PROXY=all: every other PE through the proxy */
+    size_t stream_push_max; /* SHMPI_STREAM_PUSH_MAX: small collectives on a stream
+                               (stream_coll.c) */
     bool order_check;      /* SHMPI_ORDER_CHECK (diagnose.c) */
     long hang_report_s;    /* SHMPI_HANG_REPORT: 0 = no report (diagnose.c) */
 };

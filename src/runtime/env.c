@@ -44,6 +44,7 @@ enum {
     VAR_FD_PASSING,
     VAR_STREAM_QUEUE,
     VAR_STREAM_PROXY,
+    VAR_STREAM_PUSH_MAX,
     VAR_TREE_MIN_PES,
     VAR_ORDER_CHECK,
     VAR_HANG_REPORT,
@@ -118,6 +119,12 @@ static const struct env_var env_table[] = {
      "all: every stream operation aimed at another PE goes through the stream proxy, also "
      "where the PE's device memory is mapped (to measure or test the proxy on one machine); "
      "auto: only those whose target is not mapped"},
+    [VAR_STREAM_PUSH_MAX] = {"SHMPI_STREAM_PUSH_MAX", NULL, ENV_SIZE, "128k",
+     "collectives on a stream whose result on a PE is at most this many bytes (k/m/g "
+     "suffixes) take one round of flags: broadcast, fcollect and alltoall push each block "
+     "into its target with a flag, reductions fold what every member holds; larger ones run "
+     "between barriers, broadcast and fcollect pulling, reductions split across the members; "
+     "0: always the latter (docs/device-heap.md)"},
     [VAR_TREE_MIN_PES] = {"SHMPI_TREE_MIN_PES", NULL, ENV_COUNT, "auto",
      "N > 0: teams (and nodes) of N PEs or more run their shared-memory barrier, broadcasts "
      "up to 2 KiB and reductions up to 4 KiB as log-depth trees, smaller ones flat; 0: always "
@@ -277,6 +284,14 @@ void shmpi_env_read(void)
                     value);
         env->device_chunk = 256 * 1024;
     }
+    value = env_lookup(&env_table[VAR_STREAM_PUSH_MAX]);
+    env->stream_push_max = (size_t)128 << 10;
+    if (value && strcmp(value, "0") == 0)
+        env->stream_push_max = 0;
+    else if (value && shmpi_parse_size(value, &env->stream_push_max))
+        env_problem("SHMPI_STREAM_PUSH_MAX=\"%s\" is not a valid size (expected 0 or a "
+                    "positive number with an optional k, m, g or t suffix, e.g. 128k)",
+                    value);
 
     value = env_lookup(&env_table[VAR_CUDA_LIBRARY]);
     env->cuda_library = value && *value ? value : "libcuda.so.1";
