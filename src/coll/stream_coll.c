@@ -318,9 +318,11 @@ int shmpi_stream_reduce(const char *routine, shmem_team_t team, void *dest, cons
     dissemination(routine, g, stream); /* every source is ready */
     size_t first = part * (size_t)me < nreduce ? part * (size_t)me : nreduce;
     size_t count = nreduce - first < part ? nreduce - first : part;
-    char **in = members(routine, g, from, first * elem_size, count * elem_size);
-    launch_fold(routine, f, fold, to + first * elem_size, in, n, count, stream);
-    free(in);
+    if (count) { /* none when nreduce < n: the last PEs have no part */
+        char **in = members(routine, g, from, first * elem_size, count * elem_size);
+        launch_fold(routine, f, fold, to + first * elem_size, in, n, count, stream);
+        free(in);
+    }
     dissemination(routine, g, stream); /* every part is folded */
     for (int i = 1; i < n; i++) {
         int pe = (me + i) % n;

@@ -242,6 +242,22 @@ static void test_moves(shmem_team_t team, const char *name, shmemx_stream_t s, l
     }
 }
 
+/* One element, out of place and in place: split, the last PEs have no part. */
+static void test_one(shmem_team_t team, const char *name, shmemx_stream_t s, long *src,
+                     long *dst)
+{
+    int tme = shmem_team_my_pe(team), tn = shmem_team_n_pes(team);
+    for (int in_place = 0; in_place < 2; in_place++) {
+        long v = tme + 1, got = 0;
+        to_device(src, &v, sizeof v);
+        shmemx_long_sum_reduce_on_stream(team, in_place ? src : dst, src, 1, s);
+        CHECK(cu_stream_synchronize(s) == 0, "cuStreamSynchronize");
+        to_host(&got, in_place ? src : dst, sizeof got);
+        CHECK(got == (long)tn * (tn + 1) / 2, "%s one-element sum%s: %ld, want %d", name,
+              in_place ? " in place" : "", got, tn * (tn + 1) / 2);
+    }
+}
+
 static void test_team(shmem_team_t team, const char *name, shmemx_stream_t s)
 {
     size_t bytes = N_ENTRIES * 3 * SLOT;
@@ -250,6 +266,8 @@ static void test_team(shmem_team_t team, const char *name, shmemx_stream_t s)
     if (team != SHMEM_TEAM_INVALID) {
         test_reductions(team, name, s, src, dst);
         test_moves(team, name, s, (long *)src, (long *)dst);
+        /* the last element of each block: the empty parts lie past its end */
+        test_one(team, name, s, (long *)(src + bytes) - 1, (long *)(dst + bytes) - 1);
     }
     shmem_barrier_all();
     shmemx_device_free(dst);
