@@ -33,10 +33,11 @@ struct job {
     char command[SHMPI_STATUS_COMMAND];
 };
 
-/* Every job with a live page here; removes the pages of dead processes. */
+/* Every job with a live page here (the pages of dead processes removed first). */
 static int find_jobs(struct job **jobs)
 {
     *jobs = NULL;
+    shmpi_status_sweep();
     DIR *dir = opendir(SHMPI_STATUS_DIR);
     if (!dir)
         return 0;
@@ -47,12 +48,8 @@ static int find_jobs(struct job **jobs)
         if (strncmp(e->d_name, SHMPI_STATUS_PREFIX, strlen(SHMPI_STATUS_PREFIX)) != 0)
             continue;
         snprintf(path, sizeof path, SHMPI_STATUS_DIR "/%s", e->d_name);
-        if (!shmpi_status_read(path, &page))
+        if (!shmpi_status_read(path, &page) || !shmpi_status_alive(&page))
             continue;
-        if (!shmpi_status_alive(&page)) {
-            unlink(path); /* its PE died without shmem_finalize */
-            continue;
-        }
         int j = 0;
         while (j < n && strcmp((*jobs)[j].id, page.job) != 0)
             j++;

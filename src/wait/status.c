@@ -5,7 +5,8 @@
  *
  * The page is one file of /dev/shm per PE, /dev/shm/shmpi-status.JOB.PE,
  * created at shmem_init (unless SHMPI_STATUS=0) and removed by
- * shmem_finalize; shmpi_info --jobs removes those of processes that died.
+ * shmem_finalize; those of processes that died (an abort) are removed by
+ * shmpi_info --jobs and by the first PE of a node at the next start-up.
  * JOB is the same on every PE (from PE 0's start-up card), so every node
  * lists its own PEs of the job.  Only the slow turns of waits that already
  * yield write the wait part (diagnose.c calls in here where it writes the
@@ -304,6 +305,8 @@ void shmpi_status_init(void)
     page = NULL;
     if (!shmpi_g.env.status)
         return;
+    if (shmpi_shape.node_rank == 0)
+        shmpi_status_sweep(); /* pages of jobs that aborted */
     /* The job's id: PE 0's tag (its pid and start time), mixed down to 32 bits. */
     uint64_t tag = shmpi_shape.cards[0].tag * 0x9e3779b97f4a7c15ull;
     char job[24];

@@ -75,6 +75,9 @@ bool shmpi_status_read(const char *path, struct shmpi_status_page *copy);
 int shmpi_status_load(const char *job, struct shmpi_status_page **page);
 /* Whether the process of a page lives (on this machine's PID namespace). */
 bool shmpi_status_alive(const struct shmpi_status_page *page);
+/* Removes the pages of processes that died without shmem_finalize (an
+ * abort, a signal): shmpi_info --jobs, and each node's first PE at start-up. */
+void shmpi_status_sweep(void);
 /* One PE's line: "PE 3: in shmem_barrier_all for 2.1 s: ...". */
 void shmpi_status_line(const struct shmpi_status_page *page, int n, int i, uint64_t now_ms,
                        char *text, size_t len);

@@ -350,6 +350,23 @@ bool shmpi_status_alive(const struct shmpi_status_page *page)
     return kill(page->pid, 0) == 0 || errno == EPERM;
 }
 
+void shmpi_status_sweep(void)
+{
+    DIR *dir = opendir(SHMPI_STATUS_DIR);
+    if (!dir)
+        return;
+    struct shmpi_status_page page;
+    char path[512];
+    for (struct dirent *e; (e = readdir(dir));) {
+        if (strncmp(e->d_name, SHMPI_STATUS_PREFIX, strlen(SHMPI_STATUS_PREFIX)) != 0)
+            continue;
+        snprintf(path, sizeof path, SHMPI_STATUS_DIR "/%s", e->d_name);
+        if (shmpi_status_read(path, &page) && !shmpi_status_alive(&page))
+            unlink(path);
+    }
+    closedir(dir);
+}
+
 static int by_pe(const void *a, const void *b)
 {
     const struct shmpi_status_page *x = a, *y = b;
