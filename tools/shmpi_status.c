@@ -29,7 +29,7 @@ static uint64_t realtime_ms(void)
 struct job {
     char id[24];
     int here, n_pes, nodes, lowest_pe;
-    uint64_t start_s, heap_size, heap_used;
+    uint64_t start_ms, heap_size, heap_used;
     char command[SHMPI_STATUS_COMMAND];
 };
 
@@ -65,7 +65,7 @@ static int find_jobs(struct job **jobs)
             memset(new_job, 0, sizeof *new_job);
             snprintf(new_job->id, sizeof new_job->id, "%s", page.job);
             new_job->lowest_pe = -1;
-            new_job->start_s = page.start_s;
+            new_job->start_ms = page.start_ms;
         }
         struct job *job = &(*jobs)[j];
         job->here++;
@@ -74,8 +74,8 @@ static int find_jobs(struct job **jobs)
         job->heap_size = page.heap_size;
         if (page.heap_used > job->heap_used)
             job->heap_used = page.heap_used;
-        if (page.start_s < job->start_s)
-            job->start_s = page.start_s;
+        if (page.start_ms < job->start_ms)
+            job->start_ms = page.start_ms;
         if (job->lowest_pe < 0 || page.pe < job->lowest_pe) {
             job->lowest_pe = page.pe;
             snprintf(job->command, sizeof job->command, "%s", page.command);
@@ -116,7 +116,7 @@ static int list_jobs(int parsable)
         printf("%-9s %-11s %-5s %-24s %-9s %s\n", "JOB", "PES HERE", "NODES",
                "HEAP USED / SIZE (PE)", "RUNNING", "COMMAND");
     for (int j = 0; j < n; j++) {
-        uint64_t seconds = now_s > job[j].start_s ? now_s - job[j].start_s : 0;
+        uint64_t seconds = now_s > job[j].start_ms / 1000 ? now_s - job[j].start_ms / 1000 : 0;
         if (parsable) {
             const char *id = job[j].id;
             printf("job:%s:pes_here:%d\njob:%s:pes:%d\njob:%s:nodes:%d\n", id, job[j].here, id,
@@ -198,8 +198,9 @@ static int show_waits(const char *id, int parsable)
     uint64_t now_ms = realtime_ms();
     char line[LINE_BYTES];
     if (!parsable)
-        printf("job %s: %d of its %d PEs on %s, running %llu s: %s\n", id, n, page[0].n_pes,
-               page[0].host, (unsigned long long)(now_ms / 1000 - page[0].start_s),
+        printf("job %s: %d of its %d PEs on %s, running %.1f s: %s\n", id, n, page[0].n_pes,
+               page[0].host,
+               now_ms > page[0].start_ms ? (double)(now_ms - page[0].start_ms) / 1000 : 0.0,
                page[0].command);
     static const char *const state[] = {"computing", "collective", "memory", "lock", "mpi"};
     for (int i = 0; i < n; i++) {

@@ -334,7 +334,7 @@ void shmpi_status_init(void)
         here += shmpi_shape.cards[pe].node == shmpi_shape.mine.node;
     page->pes_here = here;
     page->pid = (int32_t)getpid();
-    page->start_s = realtime_ms() / 1000;
+    page->start_ms = realtime_ms();
     page->heap_size = shmpi_g.env.symmetric_size;
     page->heap_used = heap_used();
     page->held_segment = -1;

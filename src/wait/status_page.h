@@ -52,7 +52,7 @@ struct shmpi_status_page {
     int32_t pe, n_pes;
     int32_t nodes, pes_here; /* nodes of the job, PEs on this PE's node */
     int32_t pid, finalizing;
-    uint64_t start_s;    /* CLOCK_REALTIME of shmem_init */
+    uint64_t start_ms;   /* CLOCK_REALTIME ms of shmem_init */
     uint64_t heap_size, heap_used;
     int32_t held_segment; /* a lock this PE holds (the last it took): segment, -1 none */
     int32_t pad;
