@@ -15,6 +15,7 @@
  *               thread).  With TOOL and OUT, PE 1 (computing, on PE 0's node)
  *               runs TOOL once PE 0 has waited a second, writes its output to OUT,
  *               and creates RELEASE_FILE itself; with "until", PE 0's thread does.
+ *   get:        the same with a get of 512 bytes from the last PE.
  * The PEs that compute look for the file every 10 ms, for at most 60 s.
  */
 #include "testlib.h"
@@ -29,6 +30,7 @@ static int word; /* "until": PEs 0 and 1 wait for it, their own thread sets it *
 static long lock;
 static long counter;
 static long bcast_src, bcast_dst;
+static long bcast_table[64] = {[63] = 63};
 
 static bool released(void)
 {
@@ -116,10 +118,18 @@ int main(int argc, char **argv)
         shmem_barrier_all();
         if (evens != SHMEM_TEAM_INVALID)
             shmem_team_destroy(evens);
-    } else if (!strcmp(kind, "amo")) {
-        if (me == 0) {
+    } else if (!strcmp(kind, "amo") || !strcmp(kind, "get")) {
+        /* the target computes (outside MPI) by the time the operation reaches it */
+        shmem_barrier_all();
+        if (me == 0)
+            sleep_ms(200);
+        if (me == 0 && kind[0] == 'a') {
             long old = shmem_long_atomic_fetch_add(&counter, 1, n - 1);
             CHECK(old == 0, "fetch_add gave %ld", old);
+        } else if (me == 0) {
+            long far[64];
+            shmem_long_get(far, bcast_table, 64, n - 1);
+            CHECK(far[63] == 63, "get gave %ld", far[63]);
         } else if (me == n - 1) {
             compute_until_released();
         } else if (me == 1 && tool) {
