@@ -69,6 +69,8 @@ for row in $rows; do grep -qx "env:${row%%:*}:default:${row#*:}" "$work/info" ||
 if [ $missing -eq 0 ] && [ -n "$rows" ]; then ok "shmpi_info --parsable: $(echo $rows | wc -w) variables with their defaults"
 else fail "shmpi_info --parsable lacks $missing variables of src/runtime/env.c"; fi
 expect "shmpi_info" "SHMEM_SYMMETRIC_SIZE" "$bin/shmpi_info"
+# (its helper in libexec: the running jobs, maybe none)
+expect "shmpi_info --jobs" "^JOB +PES HERE" "$bin/shmpi_info" --jobs
 
 # Man pages.
 if command -v man >/dev/null; then

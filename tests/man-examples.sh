@@ -47,7 +47,8 @@ for name in "$@"; do
         fi ;;
     esac
     # shellcheck disable=SC2086
-    (cd "$work/$name" && env $vars $extra timeout -k 5 60 "$prefix/bin/oshrun" ${OSHRUN_ARGS:-} $args) \
+    # (with the install first on PATH, as README says: examples may run its tools)
+    (cd "$work/$name" && env PATH="$prefix/bin:$PATH" $vars $extra timeout -k 5 60 "$prefix/bin/oshrun" ${OSHRUN_ARGS:-} $args) \
         > "$work/$name.out" 2> "$work/$name.err"
     got=$?
     if [ "$got" -ne "${status:-0}" ]; then

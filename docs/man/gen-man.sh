@@ -458,10 +458,25 @@ awk -f "$src/tools/env_table.awk" "$src/src/runtime/env.c" | awk -F '\t' '{
     printf "%sdefault: %s.\n", ($2 == "-" ? "" : "(or " $2 ") "), $3
     print $4 }' > "$work/env"
 [ -s "$work/env" ] || { echo "gen-man.sh: no environment table in src/runtime/env.c" >&2; exit 1; }
+# (a line "@EXAMPLE NAME.c@" shows docs/man/examples/NAME.c whole, as the
+# family pages do)
 for page in shmpi.7 oshcc.1 oshrun.1 shmpi_info.1; do
     section=${page##*.}
-    awk -v version="$version" -v date="$date" -v env="$work/env" '
+    awk -v version="$version" -v date="$date" -v env="$work/env" -v examples="$man/examples" \
+        -v docdir="$docdir" '
         /^@ENV_TABLE@$/ { while ((getline line < env) > 0) print line; next }
+        /^@EXAMPLE [a-z_0-9]*\.c@$/ {
+            name = substr($2, 1, length($2) - 1); ex = examples "/" name
+            print "This program is installed as " docdir "/examples/" name "."
+            print ".PP\n.nf\n.ft CR"
+            while ((getline line < ex) > 0) {
+                gsub(/\\/, "\\e", line)
+                if (line ~ /^[.\047]/) line = "\\&" line
+                print line
+            }
+            close(ex)
+            print ".ft\n.fi"
+            next }
         { gsub(/@VERSION@/, version); gsub(/@DATE@/, date); print }' \
         "$man/$page.in" > "$out/man$section/$page"
 done

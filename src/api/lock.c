@@ -24,6 +24,7 @@
  */
 #define SHMPI_DEFINES_lock SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "amo.h"
+#include "status.h"
 
 _Static_assert(sizeof(long) == 8, "the lock word packs two 32-bit halves into a long");
 
@@ -44,6 +45,7 @@ static uint64_t lock_amo(const char *routine, enum shmpi_amo_op op, long *lock,
 void shmem_set_lock(long *lock)
 {
     shmpi_check_ready(__func__);
+    shmpi_mpi_wait_routine = __func__; /* its AMOs' waits, where they go through MPI */
     uint32_t ticket = HIGH(lock_amo(__func__, SHMPI_AMO_ADD, lock, TICKET, 0));
     SHMPI_WAITER(waiter) = {.waits_in = SHMPI_WAITS_ON_LOCK, .routine = __func__, .addr = lock};
     for (;;) {
@@ -55,6 +57,8 @@ void shmem_set_lock(long *lock)
         for (uint32_t k = 0; k < ahead && k < 64; k++)
             shmpi_backoff(&waiter);
     }
+    shmpi_mpi_wait_routine = NULL;
+    shmpi_status_lock(lock, true); /* shmpi_info --waits names the holder */
     /* What the previous holder stored is visible to this one. */
     atomic_thread_fence(memory_order_acquire);
 }
@@ -70,6 +74,7 @@ int shmem_test_lock(long *lock)
     if (HIGH(old) == LOW(old) &&
         lock_amo(__func__, SHMPI_AMO_CSWAP, lock, old + TICKET, old) == old) {
         test_failures = (struct shmpi_waiter){0};
+        shmpi_status_lock(lock, true);
         atomic_thread_fence(memory_order_acquire);
         return 0;
     }
@@ -82,6 +87,7 @@ void shmem_clear_lock(long *lock)
     shmpi_check_ready(__func__);
     /* Stores of the critical section are complete before the release. */
     shmpi_quiet_all();
+    shmpi_status_lock(lock, false);
     uint64_t old = lock_amo(__func__, SHMPI_AMO_FETCH, lock, 0, 0);
     SHMPI_WAITER(waiter) = {.waits_in = SHMPI_WAITS_ON_LOCK, .routine = __func__, .addr = lock};
     for (;;) {

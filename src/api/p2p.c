@@ -10,6 +10,8 @@
 #include "device_heap.h"
 #include "stream.h"
 
+#include <string.h>
+
 /* The awaited variables must not be in the device heap (a range compare),
  * and under SHMEM_DEBUG they must be symmetric (the spec requires remotely
  * accessible objects). */
@@ -63,11 +65,13 @@ static void check_ivars(const char *routine, const void *ivars, size_t nelems, s
         shmpi_check_cmp(routine, cmp);                                                        \
         struct wait_##N w = {ivar, cmp, cmp_value};                                           \
         if (shmpi_device_word(ivar, sizeof(T))) {                                             \
-            shmpi_wait_until(routine, ivar, device_done_##N, &w);                             \
+            shmpi_wait_until(routine, ivar, NULL, device_done_##N, &w);                       \
             return;                                                                           \
         }                                                                                     \
         check_ivars(routine, ivar, 1, sizeof(T));                                             \
-        shmpi_wait_until(routine, ivar, wait_done_##N, &w);                                   \
+        struct shmpi_wait_cmp what = {cmp, sizeof(T), !((T)-1 > (T)0), 0};                    \
+        memcpy(&what.value, &cmp_value, sizeof(T)); /* the bits, for the status page */       \
+        shmpi_wait_until(routine, ivar, &what, wait_done_##N, &w);                            \
     }                                                                                         \
     void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value)                                \
     {                                                                                         \

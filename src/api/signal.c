@@ -107,6 +107,7 @@ uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value
         return shmpi_device_word_wait(__func__, sig_addr, cmp, cmp_value);
     (void)shmpi_symm_target(__func__, sig_addr, sizeof(uint64_t), shmpi_g.my_pe);
     struct signal_wait w = {(const _Atomic uint64_t *)sig_addr, cmp, cmp_value, 0};
-    shmpi_wait_until(__func__, sig_addr, signal_satisfied, &w);
+    const struct shmpi_wait_cmp what = {cmp, sizeof(uint64_t), false, cmp_value};
+    shmpi_wait_until(__func__, sig_addr, &what, signal_satisfied, &w);
     return w.seen;
 }

@@ -134,6 +134,8 @@ struct shmpi_env {
                                (stream_coll.c) */
     bool order_check;      /* SHMPI_ORDER_CHECK (diagnose.c) */
     long hang_report_s;    /* SHMPI_HANG_REPORT: 0 = no report (diagnose.c) */
+    bool status;           /* SHMPI_STATUS: the status page shmpi_info reads (status.c) */
+    long snapshot_signal;  /* SHMPI_SNAPSHOT_SIGNAL: its number, 0 = none (status.c) */
 };
 #include "parse.h"
 

@@ -291,7 +291,7 @@ void shmpi_proxy_enqueue(const struct shmpi_proxy_request *req, CUstream stream)
     pthread_mutex_unlock(&proxy.lock);
     struct claim c = {-1};
     if (!claim_slot(&c)) /* full: wait as every wait does until the proxy frees one */
-        shmpi_wait_until(routine, proxy.words, claim_slot, &c);
+        shmpi_wait_until(routine, proxy.words, NULL, claim_slot, &c);
     struct proxy_slot *s = &proxy.slot[c.slot];
     s->req = *req;
     s->captured = NULL;

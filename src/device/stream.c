@@ -330,7 +330,7 @@ uint64_t shmpi_device_word_wait(const char *routine, const uint64_t *addr, int c
     /* The host waits as every wait does (serving, yielding), fetching the
      * word through the driver at each look. */
     struct word_wait w = {routine, addr, cmp, cmp_value, 0};
-    shmpi_wait_until(routine, addr, word_compares, &w);
+    shmpi_wait_until(routine, addr, NULL, word_compares, &w);
     return w.seen;
 }
 

@@ -221,8 +221,14 @@ static void amo(const char *routine, shmem_ctx_t handle, enum shmpi_amo_op op,
             return;
         }
         shmpi_amo_drain(true); /* this thread's earlier AMOs come first */
+        /* what a wait for the target shows, unless a caller (a lock) named itself */
+        bool named = !shmpi_mpi_wait_routine;
+        if (named)
+            shmpi_mpi_wait_routine = shmpi_amo_wait_name[op];
         old = direct ? mpi_direct(&w, operand_bits)
                      : shmpi_amo_mpi(op, type, &w, operand_bits, compare_bits);
+        if (named)
+            shmpi_mpi_wait_routine = NULL;
     }
     if (fetched)
         shmpi_amo_store_bits(fetched, old, size);

@@ -149,6 +149,9 @@ enum shmpi_answer { SHMPI_ANSWER_NOW, SHMPI_ANSWER_AT_QUIET };
 uint64_t shmpi_amo_message(enum shmpi_amo_op op, enum shmpi_amo_type type, int segment,
                            size_t offset, int pe, uint64_t operand, uint64_t compare,
                            enum shmpi_answer answer, void *fetched);
+/* What a wait for an AMO through MPI shows as its routine (the status page):
+ * the routine's name would keep it live on every AMO's fast path. */
+extern const char *const shmpi_amo_wait_name[];
 
 /* ---- SHMPI_AMO_OPS (amo_ops.c) ------------------------------------------------------ */
 /* The MPI op the program's AMO routines use directly (MPI_OP_NULL: none),

@@ -162,6 +162,13 @@ static void collect_later(void)
     n_later = 0;
 }
 
+const char *const shmpi_amo_wait_name[] = {
+    [SHMPI_AMO_FETCH] = "an atomic fetch",        [SHMPI_AMO_SET] = "an atomic set",
+    [SHMPI_AMO_SWAP] = "an atomic swap",          [SHMPI_AMO_CSWAP] = "an atomic compare_swap",
+    [SHMPI_AMO_ADD] = "an atomic (fetch_)add",    [SHMPI_AMO_AND] = "an atomic (fetch_)and",
+    [SHMPI_AMO_OR] = "an atomic (fetch_)or",      [SHMPI_AMO_XOR] = "an atomic (fetch_)xor",
+};
+
 uint64_t shmpi_amo_message(enum shmpi_amo_op op, enum shmpi_amo_type type, int segment,
                            size_t offset, int pe, uint64_t operand, uint64_t compare,
                            enum shmpi_answer answer, void *fetched)
@@ -173,7 +180,11 @@ uint64_t shmpi_amo_message(enum shmpi_amo_op op, enum shmpi_amo_type type, int s
         uint64_t old = 0;
         MPI_Request req;
         send_request(&r, pe, &old, &req);
-        shmpi_wait_request(&req); /* serves this PE's own requests meanwhile */
+        /* serves this PE's own requests meanwhile; a wait that lasts names pe */
+        const struct shmpi_waiter awaiting = {.needs = SHMPI_NEEDS_PE, .pe = pe,
+                                              .waits_in = SHMPI_WAITS_FOR_MPI,
+                                              .routine = shmpi_amo_wait_name[op]};
+        shmpi_wait_request_needing(&req, &awaiting);
         return shmpi_amo_load_bits(&old, size);
     }
     if (fetched) {

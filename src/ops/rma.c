@@ -171,8 +171,12 @@ static SHMPI_ALWAYS_INLINE void contiguous(const char *routine, shmem_ctx_t hand
             shmpi_rma_rget(to, len, MPI_BYTE, world_pe, disp, len, MPI_BYTE, &req);
         else
             shmpi_rma_get(to, len, MPI_BYTE, world_pe, disp, len, MPI_BYTE);
-        if (by_request)
-            shmpi_wait_request(&req);
+        if (by_request) { /* a wait that lasts names the PE (shmpi_info --waits) */
+            const struct shmpi_waiter awaiting = {
+                .needs = SHMPI_NEEDS_PE, .pe = world_pe, .waits_in = SHMPI_WAITS_FOR_MPI,
+                .routine = is_put ? "a put through MPI" : "a get through MPI"};
+            shmpi_wait_request_needing(&req, &awaiting);
+        }
     }
     if (completion == SHMPI_NBI || is_put)
         shmpi_mark_pending(ctx, world_pe);

@@ -6,6 +6,7 @@
 #include "amo.h"
 #include "device_heap.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,8 @@ enum {
     VAR_TREE_MIN_PES,
     VAR_ORDER_CHECK,
     VAR_HANG_REPORT,
+    VAR_STATUS,
+    VAR_SNAPSHOT_SIGNAL,
 };
 
 static const struct env_var env_table[] = {
@@ -137,6 +140,14 @@ static const struct env_var env_table[] = {
     [VAR_HANG_REPORT] = {"SHMPI_HANG_REPORT", NULL, ENV_COUNT, "5",
      "seconds: once every PE has waited this long with nothing in flight, PE 0 prints what "
      "each waits in (routine, address or lock, team), once; the job keeps waiting; 0: never"},
+    [VAR_STATUS] = {"SHMPI_STATUS", NULL, ENV_FLAG, "1",
+     "0: no status page; otherwise each PE keeps one in /dev/shm (shmpi-status.JOB.PE, "
+     "removed by shmem_finalize) saying what it waits in, which shmpi_info --jobs and --waits "
+     "read while the job runs"},
+    [VAR_SNAPSHOT_SIGNAL] = {"SHMPI_SNAPSHOT_SIGNAL", NULL, ENV_COUNT, "USR2",
+     "USR2, USR1 or a signal number: a PE sent it prints to stderr what every PE of the job on "
+     "its node waits in (shmpi_info --waits), once per signal; 0: none; only where the "
+     "signal still has its default action at shmem_init (MPICH takes USR1)"},
 };
 #define N_ENV_VARS (sizeof(env_table) / sizeof(env_table[0]))
 
@@ -243,6 +254,17 @@ void shmpi_env_read(void)
     env->order_check = !value || strcmp(value, "0") != 0;
     env->hang_report_s = count_value(VAR_HANG_REPORT, 5, 86400, "valid",
                                      "seconds from 0 to 86400; 0 = no report");
+
+    value = env_lookup(&env_table[VAR_STATUS]);
+    env->status = !value || strcmp(value, "0") != 0;
+    value = env_lookup(&env_table[VAR_SNAPSHOT_SIGNAL]);
+    if (!value || strcmp(value, "USR2") == 0 || strcmp(value, "SIGUSR2") == 0)
+        env->snapshot_signal = SIGUSR2;
+    else if (strcmp(value, "USR1") == 0 || strcmp(value, "SIGUSR1") == 0)
+        env->snapshot_signal = SIGUSR1;
+    else
+        env->snapshot_signal = count_value(VAR_SNAPSHOT_SIGNAL, 0, 64, "valid",
+                                           "USR1, USR2, or a signal number from 0 to 64; 0 = none");
 
     value = env_lookup(&env_table[VAR_TREE_MIN_PES]);
     env->tree_min_pes = !value || strcmp(value, "auto") == 0

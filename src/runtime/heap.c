@@ -10,6 +10,7 @@
 #include "heap_alloc.h"
 #include "progress.h"
 #include "shape.h"
+#include "status.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -184,6 +185,7 @@ void *shmpi_malloc(const char *routine, size_t size, size_t align, bool zero)
             memset(ptr, 0, size);
     } else
         explain_full(routine, size, align, SIZE_MAX);
+    shmpi_status_heap_changed();
     shmpi_barrier_all(routine);
     return ptr;
 }
@@ -216,6 +218,7 @@ void shmpi_free(const char *routine, void *ptr)
     check_same_everywhere(routine, "the heap offset of ptr", off);
     shmpi_barrier_all(routine);
     shmpi_heap_free(&shmpi_g.heap, off);
+    shmpi_status_heap_changed();
 }
 
 void *shmpi_realloc(const char *routine, void *ptr, size_t size)
@@ -255,6 +258,7 @@ void *shmpi_realloc(const char *routine, void *ptr, size_t size)
     } else {
         explain_full(routine, size, SHMPI_HEAP_MIN_ALIGN, off);
     }
+    shmpi_status_heap_changed();
     shmpi_barrier_all(routine);
     return result;
 }

@@ -42,6 +42,7 @@
 #include "mpi_rma.h"
 #include "progress.h"
 #include "shape.h"
+#include "status.h"
 #include "window.h"
 
 #include <pthread.h>
@@ -146,6 +147,8 @@ static const char *wait_routine(const struct shmpi_waiter *w, unsigned waits_in)
         return w->routine;
     if (waits_in == SHMPI_WAITS_IN_COLLECTIVE && shmpi_depart_routine)
         return shmpi_depart_routine;
+    if (waits_in == SHMPI_WAITS_FOR_MPI && shmpi_mpi_wait_routine)
+        return shmpi_mpi_wait_routine;
     return "";
 }
 
@@ -184,6 +187,7 @@ void shmpi_diag_publish(struct shmpi_waiter *w)
     for (int i = 1; i < SHMPI_WAIT_RECORD_WORDS; i++)
         atomic_store_explicit(&r->word[i], word[i], memory_order_relaxed);
     atomic_store_explicit(&r->word[W_SEQ], seq + 2, memory_order_release);
+    shmpi_status_wait_begin(w, waits_in, team, wait_routine(w, waits_in));
     w->published = true;
     w->serial = ++wait_serial;
     w->next_look_ns = FIRST_LOOK_NS;
@@ -198,6 +202,7 @@ void shmpi_diag_unpublish(struct shmpi_waiter *w)
     atomic_thread_fence(memory_order_release);
     atomic_store_explicit(&r->word[W_WAITS_IN], 0, memory_order_relaxed);
     atomic_store_explicit(&r->word[W_SEQ], seq + 2, memory_order_release);
+    shmpi_status_wait_end();
     w->published = false;
     atomic_store_explicit(&record_taken, false, memory_order_release);
 }
@@ -551,6 +556,7 @@ void shmpi_diag_tick(struct shmpi_waiter *w, uint64_t waited_ns)
         return;
     atomic_store_explicit(&own_record()->word[W_WAITED_MS], waited_ns / 1000000,
                           memory_order_relaxed);
+    shmpi_status_wait_tick(w);
     if (shmpi_g.env.order_check && waits_in_of(w) == SHMPI_WAITS_IN_COLLECTIVE &&
         w->needs != SHMPI_NEEDS_NOBODY) {
         if (waited_ns >= w->next_look_ns) {
@@ -631,6 +637,7 @@ void shmpi_diag_init(void)
     hang.next_tick_ns = 0;
     if (shmpi_g.env.hang_report_s > 0)
         hang.comm = shmpi_comm_dup(shmpi_g.comm);
+    shmpi_status_init(); /* while every PE's start-up card is at hand: the job's id */
 }
 
 void shmpi_diag_fini(void)
@@ -638,6 +645,7 @@ void shmpi_diag_fini(void)
     records_on = false;
     if (blocked.published) /* the watch thread has stopped */
         shmpi_diag_unpublish(&blocked);
+    shmpi_status_fini();
     for (int i = 0; i < fetch.n; i++)
         wait_plain(&fetch.req[i]);
     fetch.n = 0;

@@ -49,7 +49,10 @@ static void probe_wait(int pe, MPI_Aint disp, MPI_Datatype type, uint64_t *resul
 {
     MPI_Request req;
     probe_start(pe, disp, type, result, &req);
-    shmpi_wait_request(&req);
+    /* a wait that lasts names pe: the operation completes once pe enters MPI */
+    const struct shmpi_waiter awaiting = {.needs = SHMPI_NEEDS_PE, .pe = pe,
+                                          .waits_in = SHMPI_WAITS_FOR_MPI};
+    shmpi_wait_request_needing(&req, &awaiting);
 }
 
 void shmpi_fetch_word(int pe, MPI_Aint disp, MPI_Datatype type, uint64_t *result)

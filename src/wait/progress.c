@@ -35,6 +35,8 @@
 #define MPI_REQUEST_POLL_NS (10000 * 1000)
 #define SLEEP_DIVISOR 8
 
+_Thread_local const char *shmpi_mpi_wait_routine;
+
 /* Bumped by every shmpi_progress of the program's threads: the progress
  * thread stays out of MPI while it moves. */
 static atomic_ulong progress_calls;

@@ -58,6 +58,13 @@ enum shmpi_waits_in {
     SHMPI_WAITS_ON_LOCK,           /* shmem_set_lock: addr */
     SHMPI_WAITS_FOR_MPI,           /* completion of this PE's own MPI operations */
 };
+/* A wait_until's comparison, which the status page shows (status.c). */
+struct shmpi_wait_cmp {
+    int cmp;                 /* SHMEM_CMP_* */
+    unsigned char size;      /* bytes of the word */
+    bool is_signed;
+    uint64_t value;          /* the value compared with (bits) */
+};
 /* One iteration of a waiting loop: drives progress, after a few tries
  * yields the CPU so PEs of a crowded machine still move, and once the wait has
  * lasted shmpi_g.poll_ns sleeps between tries.  `*w` starts zeroed, apart
@@ -77,14 +84,16 @@ struct shmpi_waiter {
     bool finalize_may_meet;        /* a barrier over all PEs: shmem_finalize's pairs with it */
     /* What it waits in (diagnose.c). */
     unsigned char waits_in;        /* enum shmpi_waits_in, 0: inferred */
+    /* (the flags beside waits_in: the struct stays as small as before cmp) */
+    bool published;                /* its record is in this PE's reserved block */
+    bool for_blocked_call;         /* the watch thread's, for a blocking MPI call (depart.c) */
     const char *routine;           /* NULL: shmpi_depart_routine */
     const void *addr;              /* SHMPI_WAITS_ON_MEMORY, _ON_LOCK */
-    bool published;                /* its record is in this PE's reserved block */
+    const struct shmpi_wait_cmp *cmp; /* a wait_until's on a host word, or NULL */
     unsigned long serial;          /* which wait of this PE it is */
     uint64_t next_look_ns;         /* when it next looks at the PEs it needs */
     int suspect;                   /* PE + 1 of one seen waiting in another collective */
     unsigned suspect_looks;        /* looks that saw it there */
-    bool for_blocked_call;         /* the watch thread's, for a blocking MPI call (depart.c) */
 };
 /* The record of a wait that lasts (its first slow turn), its heartbeat and
  * checks (later slow turns: order of collectives, every PE waiting), and
@@ -102,6 +111,9 @@ void shmpi_backoff(struct shmpi_waiter *w);
 /* The same for a wait for *req: the turn's entry into MPI tests it; the
  * turn ends at once when *done. */
 void shmpi_backoff_test(struct shmpi_waiter *w, MPI_Request *req, int *done);
+/* The routine a wait for this PE's own MPI operations shows when its loop
+ * names none (the MPI path of an AMO sets it; diagnose.c reads it). */
+extern _Thread_local const char *shmpi_mpi_wait_routine;
 /* ---- departures (depart.c) ---- */
 /* The routine named when a wait finds that a PE it needs left. */
 extern _Thread_local const char *shmpi_depart_routine;

@@ -10,10 +10,11 @@
  */
 #include "wait.h"
 
-void shmpi_wait_until(const char *routine, const void *addr,
+void shmpi_wait_until(const char *routine, const void *addr, const struct shmpi_wait_cmp *cmp,
                       bool (*satisfied)(const void *state), const void *state)
 {
-    SHMPI_WAITER(waiter) = {.waits_in = SHMPI_WAITS_ON_MEMORY, .routine = routine, .addr = addr};
+    SHMPI_WAITER(waiter) = {
+        .waits_in = SHMPI_WAITS_ON_MEMORY, .routine = routine, .addr = addr, .cmp = cmp};
     while (!satisfied(state))
         shmpi_backoff(&waiter);
     /* What the writer stored before the awaited value is visible now. */

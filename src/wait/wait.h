@@ -7,8 +7,9 @@
 
 #include "progress.h"
 
-/* Waits until satisfied(state) holds, driving progress. */
-void shmpi_wait_until(const char *routine, const void *addr,
+/* Waits until satisfied(state) holds, driving progress; `cmp` (or NULL)
+ * says what it compares, for the status page. */
+void shmpi_wait_until(const char *routine, const void *addr, const struct shmpi_wait_cmp *cmp,
                       bool (*satisfied)(const void *state), const void *state);
 
 /* The multi-variable waits and tests.  Element i takes part unless
