@@ -40,6 +40,7 @@
 
 #define CUDA_ERROR_NOT_READY 600
 #define BATCH_CHUNKS 8
+#define AHEAD 4 /* device-to-host copies of a put enqueued ahead, one stream each */
 
 enum net_kind { NET_PUT, NET_GET, NET_SIGNAL, NET_FENCE };
 
@@ -67,7 +68,7 @@ static CUstream server_stream[2];
 /* The origin's staging for two batches, allocated at first use, and the
  * stream of its copies; one transfer at a time. */
 static char *staging;
-static CUstream origin_stream;
+static CUstream origin_stream[AHEAD];
 static pthread_mutex_t origin_mutex = PTHREAD_MUTEX_INITIALIZER;
 /* Targets with puts or signals not yet fenced; one quiet at a time. */
 static struct shmpi_pe_set unacked;
@@ -87,6 +88,20 @@ static void *pinned(const char *routine, size_t bytes)
     return p;
 }
 
+/* Whether the MPI says it takes CUDA device buffers (MPICH 4's query; Open
+ * MPI's is MPIX_Query_cuda_support in mpi-ext.h).  MPICH 4.0.2 ch4:ucx built
+ * without CUDA, as here, says no. */
+static bool mpi_takes_cuda(void)
+{
+#ifdef MPIX_GPU_SUPPORT_CUDA
+    int supported = 0;
+    return MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA, &supported) == MPI_SUCCESS &&
+           supported;
+#else
+    return false;
+#endif
+}
+
 void shmpi_device_net_init(const char *routine, bool needed)
 {
     int here = needed, anywhere = 0;
@@ -103,8 +118,10 @@ void shmpi_device_net_init(const char *routine, bool needed)
                          shmpi_cuda.stream_create(&server_stream[k],
                                                   SHMPI_CU_STREAM_NON_BLOCKING));
     }
-    shmpi_cuda_check(routine, "cuStreamCreate",
-                     shmpi_cuda.stream_create(&origin_stream, SHMPI_CU_STREAM_NON_BLOCKING));
+    for (int k = 0; k < AHEAD; k++)
+        shmpi_cuda_check(routine, "cuStreamCreate",
+                         shmpi_cuda.stream_create(&origin_stream[k],
+                                                  SHMPI_CU_STREAM_NON_BLOCKING));
     shmpi_pe_set_init(&unacked, "device transfers");
     data_comm = shmpi_comm_dup(shmpi_g.comm);
     request_comm = shmpi_comm_dup(shmpi_g.comm);
@@ -112,6 +129,12 @@ void shmpi_device_net_init(const char *routine, bool needed)
     MPI_Comm_get_attr(data_comm, MPI_TAG_UB, &ub, &flag);
     tag_limit = flag && *ub < (1 << 30) ? *ub : 1 << 30;
     channel = shmpi_serve_start(request_comm, (int)sizeof(struct net_request), serve);
+    if (shmpi_g.env.debug && shmpi_g.my_pe == 0)
+        shmpi_warn(routine,
+                   "device memory of PEs not mapped here is staged through pinned host "
+                   "memory in chunks of %zu bytes; the MPI %s CUDA buffers (not used: "
+                   "docs/device-heap.md, \"Across nodes\")",
+                   chunk, mpi_takes_cuda() ? "says it takes" : "does not take");
 }
 
 void shmpi_device_net_fini(void)
@@ -131,7 +154,9 @@ void shmpi_device_net_fini(void)
         shmpi_cuda_check(routine, "cuMemFreeHost", shmpi_cuda.mem_free_host(landing[k]));
         landing[k] = NULL;
     }
-    shmpi_cuda_check(routine, "cuStreamDestroy", shmpi_cuda.stream_destroy(origin_stream));
+    for (int k = 0; k < AHEAD; k++)
+        shmpi_cuda_check(routine, "cuStreamDestroy",
+                         shmpi_cuda.stream_destroy(origin_stream[k]));
     if (staging)
         shmpi_cuda_check(routine, "cuMemFreeHost", shmpi_cuda.mem_free_host(staging));
     staging = NULL;
@@ -302,14 +327,24 @@ static void put(const char *routine, const char *local, size_t nbytes, int regio
         struct net_request r = {NET_PUT, 0, (uint16_t)region, new_tag(), offset + done,
                                 min_size(batch, nbytes - done), 0};
         send_request(&r, pe);
-        for (size_t at = 0, k = 0; at < r.nbytes; at += chunk, k++) {
-            size_t n = min_size(chunk, r.nbytes - at);
+        size_t n_chunks = (r.nbytes + chunk - 1) / chunk;
+        /* A device source: up to AHEAD copies in flight, each chunk sent as
+         * soon as its own copy is done. */
+        for (size_t k = 0; device && k < AHEAD && k < n_chunks; k++)
+            copy_on(routine, staging_slot(routine, h, k), local + done + k * chunk,
+                    min_size(chunk, r.nbytes - k * chunk), origin_stream[k % AHEAD]);
+        for (size_t k = 0; k < n_chunks; k++) {
+            size_t at = k * chunk, n = min_size(chunk, r.nbytes - at);
             const char *from = local + done + at;
             if (device) {
-                char *slot = staging_slot(routine, h, k);
-                copy_on(routine, slot, from, n, origin_stream);
-                sync_moving(routine, origin_stream);
-                from = slot;
+                sync_moving(routine, origin_stream[k % AHEAD]);
+                from = staging_slot(routine, h, k);
+                size_t next = k + AHEAD;
+                if (next < n_chunks)
+                    copy_on(routine, staging_slot(routine, h, next),
+                            local + done + next * chunk,
+                            min_size(chunk, r.nbytes - next * chunk),
+                            origin_stream[next % AHEAD]);
             }
             MPI_Isend(from, (int)n, MPI_BYTE, pe, r.tag, data_comm, &sent[h][n_sent[h]++]);
         }
@@ -359,11 +394,11 @@ static void get(const char *routine, char *local, size_t nbytes, int region, uin
             if (device) {
                 size_t at = (size_t)k * chunk;
                 copy_on(routine, local + now->done + at, staging_slot(routine, h, (size_t)k),
-                        min_size(chunk, now->len - at), origin_stream);
+                        min_size(chunk, now->len - at), origin_stream[k % AHEAD]);
             }
         }
-        if (device)
-            sync_stream(routine, origin_stream); /* the half's staging is free */
+        for (int k = 0; device && k < AHEAD; k++) /* the half's staging is free */
+            sync_stream(routine, origin_stream[k]);
         size_t next = (b + 2) * batch;
         if (b + 2 < n_batches)
             ask_batch(routine, now, h, local, device, next, min_size(batch, nbytes - next),
