@@ -50,6 +50,13 @@ char *shmpi_stream_peer(const char *routine, const char *what, const void *addr,
     if ((unsigned)pe >= (unsigned)shmpi_g.n_pes)
         shmpi_pe_fail(routine, pe, shmpi_g.n_pes);
     char *peer = shmpi_device_peer(addr, len ? len : 1, pe);
+    if (SHMPI_UNLIKELY(!peer && shmpi_device_peer(addr, len ? len : 1, shmpi_g.my_pe)))
+        shmpi_abort(routine,
+                    "%s %p (%zu bytes) is PE %d's device memory, which is not mapped here "
+                    "(another node, or SHMPI_DEVICE_IPC=0): operations on a stream reach "
+                    "device memory through CUDA IPC only; use the host routines "
+                    "(shmem_putmem, ...) after synchronizing the stream",
+                    what, addr, len, pe);
     if (SHMPI_UNLIKELY(!peer))
         shmpi_abort(routine,
                     "%s %p (%zu bytes) is not in the device heap (shmemx_device_malloc) or a "
@@ -292,8 +299,12 @@ void shmpi_stream_notify(const char *routine, int to, CUstream stream)
 {
     char *word = shmpi_device_peer(&shmpi_device.sync_words[shmpi_g.my_pe], sizeof(uint64_t),
                                    to);
-    if (!word) /* one machine: every PE is mapped */
-        shmpi_abort(routine, "the device heap of PE %d is not mapped here", to);
+    if (!word)
+        shmpi_abort(routine,
+                    "the device heap of PE %d is not mapped here (another node, or "
+                    "SHMPI_DEVICE_IPC=0): operations on a stream reach device memory through "
+                    "CUDA IPC only; synchronize the stream and use the host routines",
+                    to);
     shmpi_cuda_check(routine, "cuStreamWriteValue64",
                      shmpi_cuda.stream_write_value64(stream, (CUdeviceptr)(uintptr_t)word,
                                                      ++sent[to], 0));
