@@ -4,10 +4,23 @@
  * 64 MiB, against a raw cuMemcpyAsync + cuStreamSynchronize through the same
  * IPC mapping (the address shmem_ptr returns), in the same run.  The local
  * buffer is a device-heap block (device to peer device) and host memory.
- * Needs 2 PEs on one machine and SHMPI_DEVICE_HEAP_SIZE of at least 256m;
+ * Needs 2 PEs and SHMPI_DEVICE_HEAP_SIZE of at least 256m;
  * the driver is SHMPI_CUDA_LIBRARY (libcuda.so.1 by default).  Prints one
  * table row per case: median microseconds per transfer over REPS timed
  * runs, shmpi / raw, GB/s of shmpi.  benchmarks/gpu-run.sh runs it.
+ *
+ * Where PE 1's device heap is not mapped (SHMPI_DEVICE_IPC=0, or PE 1 on
+ * another node) the transfers take the network path (docs/device-heap.md,
+ * "Across nodes"), and the reference is the same transfer done by hand in
+ * the same run: a put copies a device buffer into pinned host memory
+ * (cuMemcpyAsync into cuMemAllocHost memory), shmem_putmem's it into PE 1's
+ * host heap, shmem_quiet, sets a flag on which PE 1 copies it into its
+ * device heap and answers with a flag; a get asks PE 1 by a flag to copy its
+ * device block into its host heap, waits for the answer, shmem_getmem's it
+ * into pinned memory and copies that into the device buffer.  shmpi's put is
+ * timed with a shmem_quiet after it (the data in PE 1's device memory, as by
+ * hand).  Targets: within 1.2x of by hand at 8 B and 64 KiB, faster than by
+ * hand from 1 MiB (the pipelining).
  *
  * usage: bench_device [-r REPS] [-m MAX_BYTES]
  */
@@ -24,6 +37,7 @@
 typedef int (*memcpy_async_fn)(unsigned long long, unsigned long long, size_t, void *);
 typedef int (*stream_create_fn)(void **, unsigned);
 typedef int (*stream_sync_fn)(void *);
+typedef int (*alloc_host_fn)(void **, size_t);
 static memcpy_async_fn cu_memcpy_async;
 static stream_sync_fn cu_stream_sync;
 static void *stream;
@@ -72,6 +86,130 @@ static double measure(enum kind kind, char *local, char *dev_block, char *peer_b
     return t[reps / 2];
 }
 
+/* ---- the network path, against the same transfer by hand ---------------------------- */
+/* PE 1's host-heap landing, the flags (asks on PE 1: 2 * seq, + 1 for a get;
+ * answers on PE 0: seq), PE 0's pinned bounce buffer. */
+static char *landing, *bounce;
+static long *ask, *answer;
+static long seq;
+
+static void hand(int is_get, char *local, int local_on_device, size_t n)
+{
+    seq++;
+    if (!is_get) {
+        const char *from = local;
+        if (local_on_device) {
+            raw_copy(bounce, local, n);
+            from = bounce;
+        }
+        shmem_putmem(landing, from, n, 1);
+        shmem_quiet();
+        shmem_long_atomic_set(ask, 2 * seq, 1);
+        shmem_long_wait_until(answer, SHMEM_CMP_GE, seq); /* PE 1 copied it in */
+    } else {
+        shmem_long_atomic_set(ask, 2 * seq + 1, 1);
+        shmem_long_wait_until(answer, SHMEM_CMP_GE, seq); /* PE 1 copied it out */
+        shmem_getmem(local_on_device ? bounce : local, landing, n, 1);
+        if (local_on_device)
+            raw_copy(local, bounce, n);
+    }
+}
+
+/* PE 1's side of `count` transfers by hand. */
+static void serve_hand(char *dev_block, size_t n, int count)
+{
+    for (int i = 0; i < count; i++) {
+        seq++;
+        shmem_long_wait_until(ask, SHMEM_CMP_GE, 2 * seq);
+        if (*ask & 1)
+            raw_copy(landing, dev_block, n);
+        else
+            raw_copy(dev_block, landing, n);
+        shmem_long_atomic_set(answer, seq, 0);
+    }
+}
+
+/* Median over `reps` runs of `iters` transfers each, by shmpi or by hand;
+ * PE 1 serves the transfers by hand. */
+static double measure_network(int by_hand, int is_get, char *local, int local_on_device,
+                              char *dev_block, size_t n, int iters, int reps)
+{
+    double t[32];
+    for (int r = 0; r < reps; r++) {
+        shmem_barrier_all();
+        t[r] = 0;
+        if (shmem_my_pe() == 1) {
+            if (by_hand)
+                serve_hand(dev_block, n, iters);
+            continue;
+        }
+        double start = now_us();
+        for (int i = 0; i < iters; i++) {
+            if (by_hand)
+                hand(is_get, local, local_on_device, n);
+            else if (is_get)
+                shmem_getmem(local, dev_block, n, 1);
+            else {
+                shmem_putmem(dev_block, local, n, 1);
+                shmem_quiet();
+            }
+        }
+        t[r] = (now_us() - start) / iters;
+    }
+    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    return t[reps / 2];
+}
+
+static void network_rows(void *lib, char *dev_block, char *dev_local, char *host_local,
+                         size_t max, int reps)
+{
+    int me = shmem_my_pe();
+    alloc_host_fn alloc_host = (alloc_host_fn)dlsym(lib, "cuMemAllocHost_v2");
+    landing = shmem_malloc(max);
+    ask = shmem_calloc(1, sizeof *ask);
+    answer = shmem_calloc(1, sizeof *answer);
+    if (!alloc_host || alloc_host((void **)&bounce, max) || !landing || !ask || !answer) {
+        fprintf(stderr, "bench_device: no room for the transfers by hand (%zu bytes: raise "
+                        "SHMEM_SYMMETRIC_SIZE)\n", max);
+        shmem_global_exit(1);
+    }
+    static const size_t sizes[] = {8, 64 << 10, 1 << 20, 64 << 20};
+    if (me == 0) {
+        printf("# device heap, PE 0 <-> PE 1's device heap through the network path "
+               "(not mapped); median of %d runs, us per transfer; by hand: pinned copy, "
+               "host-heap put/get, quiet, copy at the target on a flag\n", reps);
+        printf("%-4s %-7s %10s %12s %12s %8s %9s  %s\n", "op", "local", "bytes", "shmpi_us",
+               "hand_us", "ratio", "shmpi_GBs", "target");
+    }
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        size_t n = sizes[s];
+        if (n > max)
+            break;
+        int iters = n <= 65536 ? 100 : n <= (1 << 20) ? 20 : 3;
+        for (int local_kind = 0; local_kind < 2; local_kind++) {
+            char *local = local_kind ? host_local : dev_local;
+            for (int op = 0; op < 2; op++) {
+                measure_network(0, op, local, !local_kind, dev_block, n, 2, 1); /* warm */
+                measure_network(1, op, local, !local_kind, dev_block, n, 2, 1);
+                double a = measure_network(0, op, local, !local_kind, dev_block, n, iters, reps);
+                double b = measure_network(1, op, local, !local_kind, dev_block, n, iters, reps);
+                if (me == 0) {
+                    double limit = n < (1 << 20) ? 1.2 : 1.0;
+                    printf("%-4s %-7s %10zu %12.2f %12.2f %7.2fx %9.2f  %s %s %.1fx\n",
+                           op ? "get" : "put", local_kind ? "host" : "device", n, a, b, a / b,
+                           n / a / 1e3, a / b <= limit ? "met:" : "MISSED:",
+                           n < (1 << 20) ? "within" : "below", limit);
+                    fflush(stdout);
+                }
+                shmem_barrier_all();
+            }
+        }
+    }
+    shmem_free(answer);
+    shmem_free(ask);
+    shmem_free(landing);
+}
+
 int main(int argc, char **argv)
 {
     int reps = 5, opt;
@@ -113,6 +251,14 @@ int main(int argc, char **argv)
         shmem_global_exit(1);
     }
     char *peer_block = shmem_ptr(dev_block, 1);
+    if (!shmem_ptr(dev_block, 1 - me)) { /* not mapped: the network path */
+        network_rows(lib, dev_block, dev_local, host_local, max, reps);
+        free(host_local);
+        shmemx_device_free(dev_local);
+        shmemx_device_free(dev_block);
+        shmem_finalize();
+        return 0;
+    }
     static const size_t sizes[] = {8, 64 << 10, 1 << 20, 64 << 20};
     if (me == 0) {
         printf("# device heap, PE 0 <-> PE 1's device heap; median of %d runs, us per "

@@ -26,7 +26,8 @@
 #      at 2 PEs with CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50 and 4 PEs with 25;
 #   6. bench_stream (stream RMA, ping-pong, barrier, collectives against the raw
 #      driver calls and the host collectives) at 2 and 4 PEs, bench_device
-#      (device-heap put/get against raw cuMemcpyAsync), and
+#      (device-heap put/get against raw cuMemcpyAsync, and with SHMPI_DEVICE_IPC=0
+#      the network path against the same transfer by hand), and
 #      bench_nvshmem4py.py (NVSHMEM's own stream routines, where it runs).
 # The machine is the 16-core one with an H100 of ../shared/manycore/README.md.
 #
@@ -165,6 +166,9 @@ for np in 2 4; do
 done
 step "device_heap on 4 PEs, SHMPI_PSEUDO_NODE_SIZE=2" 60 \
     env SHMPI_DEVICE_HEAP_SIZE=64m SHMPI_PSEUDO_NODE_SIZE=2 "${launch[@]}" -n 4 $X/device_heap
+# The path across nodes on the one GPU: no peer mapped (SHMPI_DEVICE_IPC=0).
+step "device_heap on 4 PEs, SHMPI_DEVICE_IPC=0" 60 \
+    env SHMPI_DEVICE_HEAP_SIZE=64m SHMPI_DEVICE_IPC=0 "${launch[@]}" -n 4 $X/device_heap
 # An AMO on the device heap must end the job with its one line (not hang or crash).
 if [ -n "$only" ]; then
     skip "device_heap amo (SHMPI_GPU_RUN_ONLY=$only)"
@@ -310,6 +314,10 @@ step "bench_stream on 2 PEs" 120 env SHMPI_DEVICE_HEAP_SIZE=256m "${launch[@]}" 
 step "bench_stream on 4 PEs (barrier, collectives)" 90 \
     env SHMPI_DEVICE_HEAP_SIZE=64m "${launch[@]}" -n 4 $X/bench_stream -r 5
 step "bench_device on 2 PEs" 120 env SHMPI_DEVICE_HEAP_SIZE=256m "${launch[@]}" -n 2 $X/bench_device -r 5
+# The network path forced, against the same transfer by hand (pinned copy, host-heap
+# put, quiet, copy at the target on a flag): 8 B .. 64 MiB.
+step "bench_device on 2 PEs, SHMPI_DEVICE_IPC=0" 150 \
+    env SHMPI_DEVICE_HEAP_SIZE=256m SHMPI_DEVICE_IPC=0 "${launch[@]}" -n 2 $X/bench_device -r 5
 # NVSHMEM's own stream routines on the same GPU (prints n/a where NVSHMEM cannot run).
 if command -v python3 >/dev/null; then
     step "bench_nvshmem4py.py on 2 PEs" 100 "${launch[@]}" -n 2 python3 $X/bench_nvshmem4py.py -t 80

@@ -6,13 +6,13 @@
  * SHMPI_DEVICE_CHUNK bytes) on the server's channel (serve.c), then each
  * chunk on data_comm: a device source is first copied into pinned staging
  * (device to host), a host source goes as it is.  The target's server
- * receives each chunk into one of two pinned landing buffers and copies it
- * into its device memory on one of two streams, so the copy of one chunk
- * overlaps the arrival of the next; it synchronizes both before the next
- * message, so messages apply in the order sent.  A get asks for a batch;
- * the server copies each chunk out (device to host) and sends it, the
- * origin copies it into device memory or receives it straight into a host
- * buffer.  Two batches are in flight at once, so the origin's copies
+ * receives each chunk into one of AHEAD (4) pinned landing buffers and
+ * copies it into its device memory on one of AHEAD streams, so the copy of
+ * one chunk overlaps the arrival of the next; it synchronizes them all
+ * before the next message, so messages apply in the order sent.  A get asks
+ * for a batch; the server copies up to AHEAD chunks out at once (device to
+ * host) and sends each as its copy completes; the origin copies it into
+ * device memory or receives it straight into a host buffer.  Two batches are in flight at once, so the origin's copies
  * overlap the network as well.
  *
  * No cycle of waits: a server blocks only on chunks whose batch the origin
@@ -40,6 +40,7 @@
 
 #define CUDA_ERROR_NOT_READY 600
 #define BATCH_CHUNKS 8
+#define AHEAD 4 /* copies in flight at either end, one stream and chunk buffer each */
 
 enum net_kind { NET_PUT, NET_GET, NET_SIGNAL, NET_FENCE };
 
@@ -61,13 +62,13 @@ static int channel = -1;
 static int tag_limit;
 static atomic_uint next_tag;
 static size_t chunk;
-/* The server's two landing chunks and streams (one server at a time). */
-static char *landing[2];
-static CUstream server_stream[2];
+/* The server's landing chunks and streams (one server at a time). */
+static char *landing[AHEAD];
+static CUstream server_stream[AHEAD];
 /* The origin's staging for two batches, allocated at first use, and the
  * stream of its copies; one transfer at a time. */
 static char *staging;
-static CUstream origin_stream;
+static CUstream origin_stream[AHEAD];
 static pthread_mutex_t origin_mutex = PTHREAD_MUTEX_INITIALIZER;
 /* Targets with puts or signals not yet fenced; one quiet at a time. */
 static struct shmpi_pe_set unacked;
@@ -87,6 +88,20 @@ static void *pinned(const char *routine, size_t bytes)
     return p;
 }
 
+/* Whether the MPI says it takes CUDA device buffers (MPICH 4's query; Open
+ * MPI's is MPIX_Query_cuda_support in mpi-ext.h).  MPICH 4.0.2 ch4:ucx built
+ * without CUDA, as here, says no. */
+static bool mpi_takes_cuda(void)
+{
+#ifdef MPIX_GPU_SUPPORT_CUDA
+    int supported = 0;
+    return MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA, &supported) == MPI_SUCCESS &&
+           supported;
+#else
+    return false;
+#endif
+}
+
 void shmpi_device_net_init(const char *routine, bool needed)
 {
     int here = needed, anywhere = 0;
@@ -97,14 +112,16 @@ void shmpi_device_net_init(const char *routine, bool needed)
     unsigned long mine = (unsigned long)shmpi_g.env.device_chunk, largest = 0;
     MPI_Allreduce(&mine, &largest, 1, MPI_UNSIGNED_LONG, MPI_MAX, shmpi_g.comm);
     chunk = largest;
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < AHEAD; k++) {
         landing[k] = pinned(routine, chunk);
         shmpi_cuda_check(routine, "cuStreamCreate",
                          shmpi_cuda.stream_create(&server_stream[k],
                                                   SHMPI_CU_STREAM_NON_BLOCKING));
     }
-    shmpi_cuda_check(routine, "cuStreamCreate",
-                     shmpi_cuda.stream_create(&origin_stream, SHMPI_CU_STREAM_NON_BLOCKING));
+    for (int k = 0; k < AHEAD; k++)
+        shmpi_cuda_check(routine, "cuStreamCreate",
+                         shmpi_cuda.stream_create(&origin_stream[k],
+                                                  SHMPI_CU_STREAM_NON_BLOCKING));
     shmpi_pe_set_init(&unacked, "device transfers");
     data_comm = shmpi_comm_dup(shmpi_g.comm);
     request_comm = shmpi_comm_dup(shmpi_g.comm);
@@ -112,6 +129,12 @@ void shmpi_device_net_init(const char *routine, bool needed)
     MPI_Comm_get_attr(data_comm, MPI_TAG_UB, &ub, &flag);
     tag_limit = flag && *ub < (1 << 30) ? *ub : 1 << 30;
     channel = shmpi_serve_start(request_comm, (int)sizeof(struct net_request), serve);
+    if (shmpi_g.env.debug && shmpi_g.my_pe == 0)
+        shmpi_warn(routine,
+                   "device memory of PEs not mapped here is staged through pinned host "
+                   "memory in chunks of %zu bytes; the MPI %s CUDA buffers (not used: "
+                   "docs/device-heap.md, \"Across nodes\")",
+                   chunk, mpi_takes_cuda() ? "says it takes" : "does not take");
 }
 
 void shmpi_device_net_fini(void)
@@ -125,13 +148,15 @@ void shmpi_device_net_fini(void)
     request_comm = MPI_COMM_NULL;
     MPI_Comm_free(&data_comm);
     shmpi_device_enter(routine);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < AHEAD; k++) {
         shmpi_cuda_check(routine, "cuStreamDestroy",
                          shmpi_cuda.stream_destroy(server_stream[k]));
         shmpi_cuda_check(routine, "cuMemFreeHost", shmpi_cuda.mem_free_host(landing[k]));
         landing[k] = NULL;
     }
-    shmpi_cuda_check(routine, "cuStreamDestroy", shmpi_cuda.stream_destroy(origin_stream));
+    for (int k = 0; k < AHEAD; k++)
+        shmpi_cuda_check(routine, "cuStreamDestroy",
+                         shmpi_cuda.stream_destroy(origin_stream[k]));
     if (staging)
         shmpi_cuda_check(routine, "cuMemFreeHost", shmpi_cuda.mem_free_host(staging));
     staging = NULL;
@@ -196,9 +221,9 @@ static char *target_range(const struct net_request *r, size_t len, int origin)
 static void serve_put(const struct net_request *r, int origin)
 {
     char *to = target_range(r, r->nbytes, origin);
-    bool copying[2] = {false, false};
+    bool copying[AHEAD] = {false};
     for (size_t at = 0, k = 0; at < r->nbytes; at += chunk, k++) {
-        int h = (int)(k % 2);
+        int h = (int)(k % AHEAD);
         size_t n = min_size(chunk, r->nbytes - at);
         if (copying[h]) /* the landing chunk is free again */
             sync_stream(serve_routine, server_stream[h]);
@@ -206,24 +231,35 @@ static void serve_put(const struct net_request *r, int origin)
         copy_on(serve_routine, to + at, landing[h], n, server_stream[h]);
         copying[h] = true;
     }
-    for (int h = 0; h < 2; h++)
+    for (int h = 0; h < AHEAD; h++)
         if (copying[h])
             sync_stream(serve_routine, server_stream[h]);
 }
 
+/* Copies out up to AHEAD chunks at once, each sent when its copy is done. */
 static void serve_get(const struct net_request *r, int origin)
 {
     const char *from = target_range(r, r->nbytes, origin);
-    MPI_Request out[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-    for (size_t at = 0, k = 0; at < r->nbytes; at += chunk, k++) {
-        int h = (int)(k % 2);
-        size_t n = min_size(chunk, r->nbytes - at);
-        MPI_Wait(&out[h], MPI_STATUS_IGNORE); /* the origin's receive is posted */
-        copy_on(serve_routine, landing[h], from + at, n, server_stream[h]);
+    size_t n_chunks = (r->nbytes + chunk - 1) / chunk;
+    MPI_Request out[AHEAD];
+    for (int h = 0; h < AHEAD; h++)
+        out[h] = MPI_REQUEST_NULL;
+    for (size_t k = 0; k < AHEAD && k < n_chunks; k++)
+        copy_on(serve_routine, landing[k], from + k * chunk,
+                min_size(chunk, r->nbytes - k * chunk), server_stream[k]);
+    for (size_t k = 0; k < n_chunks; k++) {
+        int h = (int)(k % AHEAD);
         sync_stream(serve_routine, server_stream[h]);
-        MPI_Isend(landing[h], (int)n, MPI_BYTE, origin, r->tag, data_comm, &out[h]);
+        MPI_Isend(landing[h], (int)min_size(chunk, r->nbytes - k * chunk), MPI_BYTE, origin,
+                  r->tag, data_comm, &out[h]);
+        size_t next = k + AHEAD;
+        if (next < n_chunks) {
+            MPI_Wait(&out[h], MPI_STATUS_IGNORE); /* the origin's receive is posted */
+            copy_on(serve_routine, landing[h], from + next * chunk,
+                    min_size(chunk, r->nbytes - next * chunk), server_stream[h]);
+        }
     }
-    for (int h = 0; h < 2; h++)
+    for (int h = 0; h < AHEAD; h++)
         MPI_Wait(&out[h], MPI_STATUS_IGNORE);
 }
 
@@ -308,14 +344,24 @@ static void put(const char *routine, const char *local, size_t nbytes, int regio
         struct net_request r = {NET_PUT, 0, (uint16_t)region, new_tag(), offset + done,
                                 min_size(batch, nbytes - done), 0};
         send_request(&r, pe);
-        for (size_t at = 0, k = 0; at < r.nbytes; at += chunk, k++) {
-            size_t n = min_size(chunk, r.nbytes - at);
+        size_t n_chunks = (r.nbytes + chunk - 1) / chunk;
+        /* A device source: up to AHEAD copies in flight, each chunk sent as
+         * soon as its own copy is done. */
+        for (size_t k = 0; device && k < AHEAD && k < n_chunks; k++)
+            copy_on(routine, staging_slot(routine, h, k), local + done + k * chunk,
+                    min_size(chunk, r.nbytes - k * chunk), origin_stream[k % AHEAD]);
+        for (size_t k = 0; k < n_chunks; k++) {
+            size_t at = k * chunk, n = min_size(chunk, r.nbytes - at);
             const char *from = local + done + at;
             if (device) {
-                char *slot = staging_slot(routine, h, k);
-                copy_on(routine, slot, from, n, origin_stream);
-                sync_moving(routine, origin_stream);
-                from = slot;
+                sync_moving(routine, origin_stream[k % AHEAD]);
+                from = staging_slot(routine, h, k);
+                size_t next = k + AHEAD;
+                if (next < n_chunks)
+                    copy_on(routine, staging_slot(routine, h, next),
+                            local + done + next * chunk,
+                            min_size(chunk, r.nbytes - next * chunk),
+                            origin_stream[next % AHEAD]);
             }
             MPI_Isend(from, (int)n, MPI_BYTE, pe, r.tag, data_comm, &sent[h][n_sent[h]++]);
         }
@@ -365,11 +411,11 @@ static void get(const char *routine, char *local, size_t nbytes, int region, uin
             if (device) {
                 size_t at = (size_t)k * chunk;
                 copy_on(routine, local + now->done + at, staging_slot(routine, h, (size_t)k),
-                        min_size(chunk, now->len - at), origin_stream);
+                        min_size(chunk, now->len - at), origin_stream[k % AHEAD]);
             }
         }
-        if (device)
-            sync_stream(routine, origin_stream); /* the half's staging is free */
+        for (int k = 0; device && k < AHEAD; k++) /* the half's staging is free */
+            sync_stream(routine, origin_stream[k]);
         size_t next = (b + 2) * batch;
         if (b + 2 < n_batches)
             ask_batch(routine, now, h, local, device, next, min_size(batch, nbytes - next),

@@ -51,6 +51,11 @@ char *shmpi_stream_peer(const char *routine, const char *what, const void *addr,
     if ((unsigned)pe >= (unsigned)shmpi_g.n_pes)
         shmpi_pe_fail(routine, pe, shmpi_g.n_pes);
     char *peer = shmpi_device_peer(addr, len ? len : 1, pe);
+    if (SHMPI_UNLIKELY(!peer && shmpi_device_peer(addr, len ? len : 1, shmpi_g.my_pe)))
+        shmpi_abort(routine,
+                    "internal error: %s %p (%zu bytes) is PE %d's device memory, which is not "
+                    "mapped here, and the operation did not go through the stream proxy",
+                    what, addr, len, pe);
     if (SHMPI_UNLIKELY(!peer))
         shmpi_abort(routine,
                     "%s %p (%zu bytes) is not in the device heap (shmemx_device_malloc) or a "

@@ -338,10 +338,11 @@ bool shmpi_own_threads_may_call_mpi(void)
     const char *value = getenv("SHMPI_PROGRESS_THREAD");
     if (value && strcmp(value, "auto") != 0 && strcmp(value, "0") != 0)
         return true;
-    /* With SHMPI_DEVICE_IPC=0 the device heap's peers are reached as across
-     * nodes: the stream proxy's thread calls MPI (src/device/proxy.c). */
-    const char *heap = getenv("SHMPI_DEVICE_HEAP_SIZE"), *ipc = getenv("SHMPI_DEVICE_IPC");
-    if (heap && *heap && strcmp(heap, "0") != 0 && ipc && strcmp(ipc, "0") == 0)
+    /* With SHMPI_DEVICE_IPC=0 a device heap's peers (at shmem_init, or later
+     * with shmemx_device_init) are reached as across nodes: the stream
+     * proxy's thread calls MPI (src/device/proxy.c). */
+    const char *ipc = getenv("SHMPI_DEVICE_IPC");
+    if (ipc && strcmp(ipc, "0") == 0)
         return true;
     /* On one node neither thread calls MPI: the progress thread runs only
      * across nodes, and the diagnosis of a wait inside a blocking MPI
