@@ -20,6 +20,7 @@
 #include <shmem.h>
 #include <shmemx.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "testlib.h"
@@ -295,6 +296,13 @@ int main(int argc, char **argv)
     shmem_init();
     me = shmem_my_pe();
     npes = shmem_n_pes();
+    /* On emulated nodes (tests/launch-nodes.sh) the world team has members
+     * whose device memory is not mapped here: its collectives fold on the
+     * host, pulling through the stream proxy. */
+    const char *ppn = getenv("SHMPI_TEST_PPN");
+    int world_unmapped = ppn && atoi(ppn) < npes;
+    if (world_unmapped)
+        host_fold = 1;
     CHECK(npes <= 4, "at most 4 PEs (SLOT)");
     load_driver();
     shmemx_stream_t s;
@@ -302,7 +310,7 @@ int main(int argc, char **argv)
     unsigned long kernels = fake_count ? fake_count("kernels") : 0;
     test_team(SHMEM_TEAM_WORLD, "world", s);
     if (fake_count && (npes > 1 || strcmp(mode, "ipc0"))) /* the kernel ran, or did not */
-        CHECK(host_fold ? fake_count("kernels") == kernels
+        CHECK(host_fold || world_unmapped ? fake_count("kernels") == kernels
                                     : fake_count("kernels") > kernels,
               "%lu kernels ran in mode %s", fake_count("kernels") - kernels, mode);
     shmem_team_t odd = SHMEM_TEAM_INVALID;
