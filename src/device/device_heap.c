@@ -14,6 +14,7 @@
 #include "stream.h"
 #include "vmm.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -458,8 +459,8 @@ char *shmpi_device_region(int region, size_t *size)
         *size = shmpi_device.size;
         return shmpi_device.base;
     }
-    struct shmpi_device_range *r = shmpi_device.ranges;
-    for (int k = 1; r && k < region; k++)
+    struct shmpi_device_range *r = __atomic_load_n(&shmpi_device.ranges, __ATOMIC_ACQUIRE);
+    while (r && r->id != region)
         r = r->next;
     *size = r ? r->size : 0;
     return r ? r->base : NULL;
@@ -472,11 +473,10 @@ bool shmpi_device_locate(const void *addr, size_t len, int *region, uint64_t *of
         *offset = (uint64_t)((const char *)addr - shmpi_device.base);
         return true;
     }
-    int k = 1;
-    for (struct shmpi_device_range *r = shmpi_device.ranges; r; r = r->next, k++) {
+    for (struct shmpi_device_range *r = shmpi_device.ranges; r; r = r->next) {
         uintptr_t off = (uintptr_t)addr - (uintptr_t)r->base;
         if (off < r->size && len <= r->size - off) {
-            *region = k;
+            *region = r->id;
             *offset = off;
             return true;
         }
@@ -699,6 +699,13 @@ int shmpi_device_register(const char *routine, void *ptr, size_t size)
         return -1;
     }
     struct shmpi_device_range *r = shmpi_xmalloc(routine, sizeof *r);
+    /* Numbers 1 to INT_MAX in turn (0 is the device heap); wrapping, the
+     * next number no live range has, the same on every PE. */
+    static int last_id;
+    do
+        last_id = last_id == INT_MAX ? 1 : last_id + 1;
+    while (shmpi_device_region(last_id, &(size_t){0}));
+    r->id = last_id;
     r->base = ptr;
     r->size = size;
     r->peer = map_peers(routine, ptr, all, &r->vmm);

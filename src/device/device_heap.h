@@ -49,6 +49,11 @@ struct shmpi_device_range {
     size_t size;
     char **peer;              /* [n_pes], NULL where not mapped */
     struct shmpi_vmm_map *vmm; /* [n_pes]: the peers' CUDA VMM mappings (vmm.h), or NULL */
+    /* Its name in device_net's requests: the registration's number, the same
+     * on every PE (registration is collective), never that of another range
+     * while it lives, so a transfer in flight across a register or an
+     * unregister still finds its range. */
+    int id;
     struct shmpi_device_range *next;
 };
 extern struct shmpi_device_heap shmpi_device;

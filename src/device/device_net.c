@@ -47,8 +47,8 @@ enum net_kind { NET_PUT, NET_GET, NET_SIGNAL, NET_FENCE };
 struct net_request {
     uint8_t kind;     /* enum net_kind */
     uint8_t sig_op;   /* NET_SIGNAL: SHMEM_SIGNAL_SET or _ADD */
-    uint16_t region;  /* 0: the device heap, k: the k-th registered range */
     int32_t tag;      /* of the chunks and the answer, on data_comm */
+    uint32_t region;  /* 0: the device heap, else a registered range's id */
     uint64_t offset;  /* in the region */
     uint64_t nbytes;  /* NET_PUT, NET_GET: the batch, in chunks of `chunk` bytes */
     uint64_t value;   /* NET_SIGNAL */
@@ -341,8 +341,8 @@ static void put(const char *routine, const char *local, size_t nbytes, int regio
     for (size_t done = 0, b = 0; done < nbytes; done += batch, b++) {
         int h = (int)(b % 2);
         wait_all(sent[h], &n_sent[h]); /* the half's staging is free */
-        struct net_request r = {NET_PUT, 0, (uint16_t)region, new_tag(), offset + done,
-                                min_size(batch, nbytes - done), 0};
+        struct net_request r = {.kind = NET_PUT, .region = (uint32_t)region, .tag = new_tag(),
+                                .offset = offset + done, .nbytes = min_size(batch, nbytes - done)};
         send_request(&r, pe);
         size_t n_chunks = (r.nbytes + chunk - 1) / chunk;
         /* A device source: up to AHEAD copies in flight, each chunk sent as
@@ -382,7 +382,8 @@ struct get_batch {
 static void ask_batch(const char *routine, struct get_batch *g, int half, char *local,
                       bool device, size_t done, size_t len, int region, uint64_t offset, int pe)
 {
-    struct net_request r = {NET_GET, 0, (uint16_t)region, new_tag(), offset + done, len, 0};
+    struct net_request r = {.kind = NET_GET, .region = (uint32_t)region, .tag = new_tag(),
+                            .offset = offset + done, .nbytes = len};
     g->count = 0;
     g->done = done;
     g->len = len;
@@ -440,7 +441,8 @@ void shmpi_device_net_signal(const char *routine, int region, uint64_t offset, u
                              int sig_op, int pe)
 {
     need_channel(routine);
-    struct net_request r = {NET_SIGNAL, (uint8_t)sig_op, (uint16_t)region, 0, offset, 0, value};
+    struct net_request r = {.kind = NET_SIGNAL, .sig_op = (uint8_t)sig_op, .region = (uint32_t)region,
+                            .offset = offset, .value = value};
     send_request(&r, pe);
     shmpi_pe_set_add(&unacked, pe);
     atomic_store_explicit(&shmpi_device_net_unacked, true, memory_order_release);
@@ -448,7 +450,7 @@ void shmpi_device_net_signal(const char *routine, int region, uint64_t offset, u
 
 static void send_fence(int pe, uint64_t *answer, MPI_Request *req)
 {
-    struct net_request r = {NET_FENCE, 0, 0, new_tag(), 0, 0, 0};
+    struct net_request r = {.kind = NET_FENCE, .tag = new_tag()};
     MPI_Irecv(answer, (int)sizeof *answer, MPI_BYTE, pe, r.tag, data_comm, req);
     send_request(&r, pe);
 }

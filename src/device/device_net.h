@@ -6,8 +6,9 @@
  * applies with the driver's copies, in each origin's order.
  *
  * A device range is named across PEs by its region (0: the device heap;
- * k > 0: the k-th registered range, counted the same way on every PE since
- * registration is collective) and the offset in it (device_heap.c).
+ * k > 0: the registered range whose id is k, numbered the same way on every
+ * PE since registration is collective, and never reused while it lives) and
+ * the offset in it (device_heap.c).
  */
 #ifndef SHMPI_DEVICE_NET_H
 #define SHMPI_DEVICE_NET_H
