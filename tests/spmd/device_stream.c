@@ -30,17 +30,12 @@
 #include <unistd.h>
 
 #include "testlib.h"
+#include "test_cuda.h"
 
 #define N 32      /* elements per block */
 #define K 16      /* blocks put back to back */
 #define DELAY_US 1000
 
-typedef int CUresult;
-static CUresult (*cu_memcpy)(unsigned long long dst, unsigned long long src, size_t bytes);
-static CUresult (*cu_ctx_synchronize)(void);
-static CUresult (*cu_stream_create)(shmemx_stream_t *stream, unsigned flags);
-static CUresult (*cu_stream_synchronize)(shmemx_stream_t stream);
-static CUresult (*cu_stream_destroy)(shmemx_stream_t stream);
 static CUresult (*cu_mem_alloc)(unsigned long long *ptr, size_t bytes);
 static CUresult (*cu_mem_free)(unsigned long long ptr);
 static CUresult (*cu_device_get)(int *device, int ordinal);
@@ -53,26 +48,13 @@ static int me, npes;
 
 static void load_driver(void)
 {
-    const char *name = getenv("SHMPI_CUDA_LIBRARY");
-    void *lib = dlopen(name && *name ? name : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    CHECK(lib, "dlopen: %s", dlerror());
-#define LOAD(VAR, SYMBOL)                                                                     \
-    do {                                                                                      \
-        *(void **)&VAR = dlsym(lib, SYMBOL);                                                  \
-        CHECK(VAR, "no %s", SYMBOL);                                                          \
-    } while (0)
-    LOAD(cu_memcpy, "cuMemcpy");
-    LOAD(cu_ctx_synchronize, "cuCtxSynchronize");
-    LOAD(cu_stream_create, "cuStreamCreate");
-    LOAD(cu_stream_synchronize, "cuStreamSynchronize");
-    LOAD(cu_stream_destroy, "cuStreamDestroy_v2");
-    LOAD(cu_mem_alloc, "cuMemAlloc_v2");
-    LOAD(cu_mem_free, "cuMemFree_v2");
-    LOAD(cu_device_get, "cuDeviceGet");
-    LOAD(cu_primary_ctx_retain, "cuDevicePrimaryCtxRetain");
-    LOAD(cu_ctx_set_current, "cuCtxSetCurrent");
-    LOAD(cu_ctx_get_current, "cuCtxGetCurrent");
-#undef LOAD
+    void *lib = test_cuda_open();
+    TEST_CUDA_LOAD(lib, cu_mem_alloc, "cuMemAlloc_v2");
+    TEST_CUDA_LOAD(lib, cu_mem_free, "cuMemFree_v2");
+    TEST_CUDA_LOAD(lib, cu_device_get, "cuDeviceGet");
+    TEST_CUDA_LOAD(lib, cu_primary_ctx_retain, "cuDevicePrimaryCtxRetain");
+    TEST_CUDA_LOAD(lib, cu_ctx_set_current, "cuCtxSetCurrent");
+    TEST_CUDA_LOAD(lib, cu_ctx_get_current, "cuCtxGetCurrent");
     *(void **)&fake_count = dlsym(lib, "fake_cuda_count");
     *(void **)&fake_pending = dlsym(lib, "fake_cuda_stream_pending");
 }

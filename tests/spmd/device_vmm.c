@@ -20,8 +20,8 @@
 #include <string.h>
 
 #include "testlib.h"
+#include "test_cuda.h"
 
-typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
 typedef struct {
     int type, id;
@@ -49,41 +49,23 @@ static CUresult (*cu_mem_unmap)(CUdeviceptr, size_t);
 static CUresult (*cu_mem_set_access)(CUdeviceptr, size_t, const CUmemAccessDesc *, size_t);
 static CUresult (*cu_mem_granularity)(size_t *, const CUmemAllocationProp *, int);
 static CUresult (*cu_ipc_get_mem_handle)(void *, CUdeviceptr);
-static CUresult (*cu_memcpy)(CUdeviceptr, CUdeviceptr, size_t);
-static CUresult (*cu_ctx_synchronize)(void);
 static CUresult (*cu_ctx_get_device)(int *);
-static CUresult (*cu_stream_create)(shmemx_stream_t *, unsigned);
-static CUresult (*cu_stream_synchronize)(shmemx_stream_t);
-static CUresult (*cu_stream_destroy)(shmemx_stream_t);
 static unsigned long (*vmm_count)(const char *what); /* the fake's; NULL on a GPU */
 static int me, npes;
 
 static void load_driver(void)
 {
-    const char *name = getenv("SHMPI_CUDA_LIBRARY");
-    void *lib = dlopen(name && *name ? name : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    CHECK(lib, "dlopen: %s", dlerror());
-#define LOAD(VAR, SYMBOL)                                                                     \
-    do {                                                                                      \
-        *(void **)&VAR = dlsym(lib, SYMBOL);                                                  \
-        CHECK(VAR, "no %s", SYMBOL);                                                          \
-    } while (0)
-    LOAD(cu_mem_create, "cuMemCreate");
-    LOAD(cu_mem_release, "cuMemRelease");
-    LOAD(cu_mem_address_reserve, "cuMemAddressReserve");
-    LOAD(cu_mem_address_free, "cuMemAddressFree");
-    LOAD(cu_mem_map, "cuMemMap");
-    LOAD(cu_mem_unmap, "cuMemUnmap");
-    LOAD(cu_mem_set_access, "cuMemSetAccess");
-    LOAD(cu_mem_granularity, "cuMemGetAllocationGranularity");
-    LOAD(cu_ipc_get_mem_handle, "cuIpcGetMemHandle");
-    LOAD(cu_memcpy, "cuMemcpy");
-    LOAD(cu_ctx_synchronize, "cuCtxSynchronize");
-    LOAD(cu_ctx_get_device, "cuCtxGetDevice");
-    LOAD(cu_stream_create, "cuStreamCreate");
-    LOAD(cu_stream_synchronize, "cuStreamSynchronize");
-    LOAD(cu_stream_destroy, "cuStreamDestroy_v2");
-#undef LOAD
+    void *lib = test_cuda_open();
+    TEST_CUDA_LOAD(lib, cu_mem_create, "cuMemCreate");
+    TEST_CUDA_LOAD(lib, cu_mem_release, "cuMemRelease");
+    TEST_CUDA_LOAD(lib, cu_mem_address_reserve, "cuMemAddressReserve");
+    TEST_CUDA_LOAD(lib, cu_mem_address_free, "cuMemAddressFree");
+    TEST_CUDA_LOAD(lib, cu_mem_map, "cuMemMap");
+    TEST_CUDA_LOAD(lib, cu_mem_unmap, "cuMemUnmap");
+    TEST_CUDA_LOAD(lib, cu_mem_set_access, "cuMemSetAccess");
+    TEST_CUDA_LOAD(lib, cu_mem_granularity, "cuMemGetAllocationGranularity");
+    TEST_CUDA_LOAD(lib, cu_ipc_get_mem_handle, "cuIpcGetMemHandle");
+    TEST_CUDA_LOAD(lib, cu_ctx_get_device, "cuCtxGetDevice");
     *(void **)&vmm_count = dlsym(lib, "fake_cuda_vmm_count");
 }
 

@@ -24,34 +24,16 @@
 #include <string.h>
 
 #include "testlib.h"
+#include "test_cuda.h"
 
 #define COUNT 37 /* elements per block: not a multiple of any team size here */
 #define SLOT 4096 /* bytes per block slot: 16-byte elements, COUNT of them, up to 4 PEs */
 
-typedef int CUresult;
-static CUresult (*cu_memcpy)(unsigned long long dst, unsigned long long src, size_t bytes);
-static CUresult (*cu_ctx_synchronize)(void);
-static CUresult (*cu_stream_create)(shmemx_stream_t *stream, unsigned flags);
-static CUresult (*cu_stream_synchronize)(shmemx_stream_t stream);
-static CUresult (*cu_stream_destroy)(shmemx_stream_t stream);
 static unsigned long (*fake_count)(const char *what); /* NULL on a GPU */
 
 static void load_driver(void)
 {
-    const char *name = getenv("SHMPI_CUDA_LIBRARY");
-    void *lib = dlopen(name && *name ? name : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    CHECK(lib, "dlopen: %s", dlerror());
-#define LOAD(VAR, SYMBOL)                                                                     \
-    do {                                                                                      \
-        *(void **)&VAR = dlsym(lib, SYMBOL);                                                  \
-        CHECK(VAR, "no %s", SYMBOL);                                                          \
-    } while (0)
-    LOAD(cu_memcpy, "cuMemcpy");
-    LOAD(cu_ctx_synchronize, "cuCtxSynchronize");
-    LOAD(cu_stream_create, "cuStreamCreate");
-    LOAD(cu_stream_synchronize, "cuStreamSynchronize");
-    LOAD(cu_stream_destroy, "cuStreamDestroy_v2");
-#undef LOAD
+    void *lib = test_cuda_open();
     *(void **)&fake_count = dlsym(lib, "fake_cuda_count");
 }
 
