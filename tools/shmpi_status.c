@@ -33,56 +33,58 @@ struct job {
     char command[SHMPI_STATUS_COMMAND];
 };
 
+struct jobs {
+    struct job *job;
+    int n, room;
+};
+static bool count_job(const char *path, const struct shmpi_status_page *page, void *arg)
+{
+    (void)path;
+    struct jobs *jobs = arg;
+    if (!shmpi_status_alive(page))
+        return true;
+    int j = 0;
+    while (j < jobs->n && strcmp(jobs->job[j].id, page->job) != 0)
+        j++;
+    if (j == jobs->n) {
+        if (jobs->n == jobs->room) {
+            int room = jobs->room ? 2 * jobs->room : 8;
+            struct job *more = realloc(jobs->job, (size_t)room * sizeof *more);
+            if (!more)
+                return false;
+            jobs->job = more;
+            jobs->room = room;
+        }
+        struct job *new_job = &jobs->job[jobs->n++];
+        memset(new_job, 0, sizeof *new_job);
+        snprintf(new_job->id, sizeof new_job->id, "%s", page->job);
+        new_job->lowest_pe = -1;
+        new_job->start_ms = page->start_ms;
+    }
+    struct job *job = &jobs->job[j];
+    job->here++;
+    job->n_pes = page->n_pes;
+    job->nodes = page->nodes;
+    job->heap_size = page->heap_size;
+    if (page->heap_used > job->heap_used)
+        job->heap_used = page->heap_used;
+    if (page->start_ms < job->start_ms)
+        job->start_ms = page->start_ms;
+    if (job->lowest_pe < 0 || page->pe < job->lowest_pe) {
+        job->lowest_pe = page->pe;
+        snprintf(job->command, sizeof job->command, "%s", page->command);
+    }
+    return true;
+}
+
 /* Every job with a live page here (the pages of dead processes removed first). */
 static int find_jobs(struct job **jobs)
 {
-    *jobs = NULL;
     shmpi_status_sweep();
-    DIR *dir = opendir(SHMPI_STATUS_DIR);
-    if (!dir)
-        return 0;
-    int n = 0, room = 0;
-    struct shmpi_status_page page;
-    char path[512];
-    for (struct dirent *e; (e = readdir(dir));) {
-        if (strncmp(e->d_name, SHMPI_STATUS_PREFIX, strlen(SHMPI_STATUS_PREFIX)) != 0)
-            continue;
-        snprintf(path, sizeof path, SHMPI_STATUS_DIR "/%s", e->d_name);
-        if (!shmpi_status_read(path, &page) || !shmpi_status_alive(&page))
-            continue;
-        int j = 0;
-        while (j < n && strcmp((*jobs)[j].id, page.job) != 0)
-            j++;
-        if (j == n) {
-            if (n == room) {
-                room = room ? 2 * room : 8;
-                struct job *more = realloc(*jobs, (size_t)room * sizeof **jobs);
-                if (!more)
-                    break;
-                *jobs = more;
-            }
-            struct job *new_job = &(*jobs)[n++];
-            memset(new_job, 0, sizeof *new_job);
-            snprintf(new_job->id, sizeof new_job->id, "%s", page.job);
-            new_job->lowest_pe = -1;
-            new_job->start_ms = page.start_ms;
-        }
-        struct job *job = &(*jobs)[j];
-        job->here++;
-        job->n_pes = page.n_pes;
-        job->nodes = page.nodes;
-        job->heap_size = page.heap_size;
-        if (page.heap_used > job->heap_used)
-            job->heap_used = page.heap_used;
-        if (page.start_ms < job->start_ms)
-            job->start_ms = page.start_ms;
-        if (job->lowest_pe < 0 || page.pe < job->lowest_pe) {
-            job->lowest_pe = page.pe;
-            snprintf(job->command, sizeof job->command, "%s", page.command);
-        }
-    }
-    closedir(dir);
-    return n;
+    struct jobs found = {NULL, 0, 0};
+    shmpi_status_each("", count_job, &found);
+    *jobs = found.job;
+    return found.n;
 }
 
 static const char *bytes_text(uint64_t bytes, char *text, size_t len)

@@ -75,6 +75,13 @@ bool shmpi_status_read(const char *path, struct shmpi_status_page *copy);
 int shmpi_status_load(const char *job, struct shmpi_status_page **page);
 /* Whether the process of a page lives (on this machine's PID namespace). */
 bool shmpi_status_alive(const struct shmpi_status_page *page);
+/* Calls visit(path, page, arg) for each status page of SHMPI_STATUS_DIR
+ * whose job id starts with job_prefix ("": every page), until it returns
+ * false. */
+void shmpi_status_each(const char *job_prefix,
+                       bool (*visit)(const char *path, const struct shmpi_status_page *page,
+                                     void *arg),
+                       void *arg);
 /* Removes the pages of processes that died without shmem_finalize (an
  * abort, a signal): shmpi_info --jobs, and each node's first PE at start-up. */
 void shmpi_status_sweep(void);

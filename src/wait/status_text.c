@@ -350,21 +350,38 @@ bool shmpi_status_alive(const struct shmpi_status_page *page)
     return kill(page->pid, 0) == 0 || errno == EPERM;
 }
 
-void shmpi_status_sweep(void)
+void shmpi_status_each(const char *job_prefix,
+                       bool (*visit)(const char *path, const struct shmpi_status_page *page,
+                                     void *arg),
+                       void *arg)
 {
     DIR *dir = opendir(SHMPI_STATUS_DIR);
     if (!dir)
         return;
+    char prefix[64], path[512];
+    snprintf(prefix, sizeof prefix, SHMPI_STATUS_PREFIX "%s", job_prefix);
     struct shmpi_status_page page;
-    char path[512];
     for (struct dirent *e; (e = readdir(dir));) {
-        if (strncmp(e->d_name, SHMPI_STATUS_PREFIX, strlen(SHMPI_STATUS_PREFIX)) != 0)
+        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
             continue;
         snprintf(path, sizeof path, SHMPI_STATUS_DIR "/%s", e->d_name);
-        if (shmpi_status_read(path, &page) && !shmpi_status_alive(&page))
-            unlink(path);
+        if (shmpi_status_read(path, &page) && !visit(path, &page, arg))
+            break;
     }
     closedir(dir);
+}
+
+static bool remove_if_dead(const char *path, const struct shmpi_status_page *page, void *arg)
+{
+    (void)arg;
+    if (!shmpi_status_alive(page))
+        unlink(path);
+    return true;
+}
+
+void shmpi_status_sweep(void)
+{
+    shmpi_status_each("", remove_if_dead, NULL);
 }
 
 static int by_pe(const void *a, const void *b)
@@ -373,30 +390,36 @@ static int by_pe(const void *a, const void *b)
     return (x->pe > y->pe) - (x->pe < y->pe);
 }
 
+struct live_pages {
+    struct shmpi_status_page *page;
+    int n, room;
+};
+static bool add_if_alive(const char *path, const struct shmpi_status_page *page, void *arg)
+{
+    (void)path;
+    struct live_pages *live = arg;
+    if (!shmpi_status_alive(page))
+        return true;
+    if (live->n == live->room) {
+        int room = live->room ? 2 * live->room : 64;
+        struct shmpi_status_page *more = realloc(live->page, (size_t)room * sizeof *more);
+        if (!more)
+            return false;
+        live->page = more;
+        live->room = room;
+    }
+    live->page[live->n++] = *page;
+    return true;
+}
+
 int shmpi_status_load(const char *job, struct shmpi_status_page **page)
 {
-    *page = NULL;
-    DIR *dir = opendir(SHMPI_STATUS_DIR);
-    if (!dir)
-        return 0;
-    char prefix[64], path[512];
-    snprintf(prefix, sizeof prefix, SHMPI_STATUS_PREFIX "%s.", job);
-    int n = 0, room = 0;
-    for (struct dirent *e; (e = readdir(dir));) {
-        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
-            continue;
-        if (n == room) {
-            room = room ? 2 * room : 64;
-            struct shmpi_status_page *more = realloc(*page, (size_t)room * sizeof **page);
-            if (!more)
-                break;
-            *page = more;
-        }
-        snprintf(path, sizeof path, SHMPI_STATUS_DIR "/%s", e->d_name);
-        if (shmpi_status_read(path, &(*page)[n]) && shmpi_status_alive(&(*page)[n]))
-            n++;
-    }
-    closedir(dir);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "%s.", job);
+    struct live_pages live = {NULL, 0, 0};
+    shmpi_status_each(prefix, add_if_alive, &live);
+    *page = live.page;
+    int n = live.n;
     qsort(*page, (size_t)n, sizeof **page, by_pe);
     return n;
 }
