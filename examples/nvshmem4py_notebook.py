@@ -260,41 +260,56 @@ stream.sync()
 my_pe = nvshmem.my_pe()
 dst_pe = (my_pe + 1) % nvshmem.n_pes()
 
-dev_dst = nvshmem.get_peer_array(array, dst_pe)  # notebook: get_peer_array(b, ...), b undefined
-
-kernel = None
 try:
-    from numba import cuda
+    dev_dst = nvshmem.get_peer_array(array, dst_pe)  # notebook: get_peer_array(b, ...), b undefined
+except nvshmem.ShmpiError:  # not mapped here (another node, SHMPI_DEVICE_IPC=0): shmem_ptr is NULL
+    dev_dst = None
 
-    @cuda.jit
-    def simple_shift(arr, dst_pe):
-        arr[0] = dst_pe
+value = nvshmem.array((1,), dtype="int32")  # symmetric: every PE allocates it
+kernel = None
+if dev_dst is None:
+    print("skip cell 21's store through get_peer_array (PE %d -> PE %d): no peer mapping "
+          "(another node or SHMPI_DEVICE_IPC=0); a put stores the value instead"
+          % (my_pe, dst_pe), flush=True)
+    nvshmem.from_host(value, numpy.array([my_pe], numpy.int32))
+    nvshmem.put(array, value, dst_pe, stream=stream)
+    kernel = "a put (no peer mapping)"
+else:
+    try:
+        from numba import cuda
 
-    def launch(arr, value):  # notebook: [block, grid, 0, 0] ran on the legacy stream
-        simple_shift[1, 1, cuda.external_stream(int(stream.handle)), 0](arr, value)
+        @cuda.jit
+        def simple_shift(arr, dst_pe):
+            arr[0] = dst_pe
 
-    launch(dev_dst, my_pe)
-    kernel = "Numba"
-except Exception as e:  # Numba absent, or it cannot compile (numpy too new for it)
-    numba_failed = "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")
-    if cupy is not None:
-        store = cupy.RawKernel(r"""
-            extern "C" __global__ void simple_shift(int *arr, int dst_pe) { arr[0] = dst_pe; }
-            """, "simple_shift")
-        with cupy.cuda.ExternalStream(int(stream.handle)):
-            store((1,), (1,), (dev_dst, cupy.int32(my_pe)))
-        kernel = "CuPy's RawKernel (Numba: %s)" % numba_failed
-    else:  # no kernel compiler here: a store from the host through the same mapping
-        nvshmem.from_host(dev_dst, numpy.array([my_pe], numpy.int32))
-        kernel = "a host store through the mapping (no Numba, no CuPy)"
+        def launch(arr, value):  # notebook: [block, grid, 0, 0] ran on the legacy stream
+            simple_shift[1, 1, cuda.external_stream(int(stream.handle)), 0](arr, value)
+
+        launch(dev_dst, my_pe)
+        kernel = "Numba"
+    except Exception as e:  # Numba absent, or it cannot compile (numpy too new for it)
+        numba_failed = "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")
+        if cupy is not None:
+            store = cupy.RawKernel(r"""
+                extern "C" __global__ void simple_shift(int *arr, int dst_pe) { arr[0] = dst_pe; }
+                """, "simple_shift")
+            with cupy.cuda.ExternalStream(int(stream.handle)):
+                store((1,), (1,), (dev_dst, cupy.int32(my_pe)))
+            kernel = "CuPy's RawKernel (Numba: %s)" % numba_failed
+        else:  # no kernel compiler here: a store from the host through the same mapping
+            nvshmem.from_host(dev_dst, numpy.array([my_pe], numpy.int32))
+            kernel = "a host store through the mapping (no Numba, no CuPy)"
 if my_pe == 0:
     print("cell 21: the store ran as %s" % kernel, flush=True)
 # notebook: the kernel stored my_pe into this PE's own array; into the right PE's it goes
-nvshmem.barrier(nvshmem.Teams.TEAM_NODE, stream=stream)
+# notebook: TEAM_NODE; the left PE may be on another node, whose store (a put) only a
+# barrier of every PE orders before the read below
+nvshmem.barrier(nvshmem.Teams.TEAM_WORLD, stream=stream)
 stream.sync()
 print(f"From PE {my_pe}, array contains {array}")
 expect("store through get_peer_array", host(array), [(my_pe - 1) % nvshmem.n_pes()])
 
+nvshmem.free_array(value)
 nvshmem.free_array(array)  # notebook: free_array(arr_src), free_array(arr_dst): undefined
 done(21)
 
