@@ -142,9 +142,11 @@ static inline bool shmpi_device_unsynced(void)
 }
 static inline void shmpi_device_quiet(void)
 {
-    if (SHMPI_UNLIKELY(shmpi_device_unsynced()))
+    if (SHMPI_LIKELY(shmpi_device.size == 0)) /* no device heap: one load on the host paths */
+        return;
+    if (shmpi_device_unsynced())
         shmpi_device_sync();
-    if (SHMPI_UNLIKELY(shmpi_device_net_pending())) /* transfers to unmapped peers */
+    if (shmpi_device_net_pending()) /* transfers to unmapped peers */
         shmpi_device_net_quiet();
 }
 
