@@ -115,9 +115,13 @@ static void test_rma(shmemx_stream_t s)
         shmemx_long_put_on_stream(dev + k * N, src[k], N, right, s);
     double enqueue = now() - t0;
     if (delay_on() && queue_holds_k()) {
-        CHECK(fake_pending(s) > 0, "the puts ran before the host got control back");
-        CHECK(enqueue < K * DELAY_US * 1e-6 / 4, "%d puts took %.1f ms to enqueue (%d ms of "
-              "copies): the host waited for them", K, enqueue * 1e3, K * DELAY_US / 1000);
+        /* A host that waited for each copy would take all K delays and leave at most one
+         * copy pending; a loaded machine may slow the enqueue, but then copies stay pending. */
+        unsigned long pending = fake_pending(s);
+        CHECK(pending > 0, "the puts ran before the host got control back");
+        CHECK(enqueue < K * DELAY_US * 1e-6 / 2 || pending >= K / 2, "%d puts took %.1f ms to "
+              "enqueue (%d ms of copies), %lu still pending: the host waited for them", K,
+              enqueue * 1e3, K * DELAY_US / 1000, pending);
     }
     shmemx_barrier_all_on_stream(s);
     sync_stream(s);
