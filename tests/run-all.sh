@@ -38,7 +38,10 @@ for mode in $modes; do
         grep -E '^(FAIL|ERROR):' "$log"
         for t in $(sed -n 's/^\(FAIL\|ERROR\): //p' "$log"); do
             f=$build/${t%.*}.log
-            [ -f "$f" ] && { echo "---- $f"; tail -30 "$f"; }
+            # its FAIL lines with what follows each (a script test's failing case may be
+            # far from its end), then its end
+            [ -f "$f" ] && { echo "---- $f"; grep -E -A 12 '^FAIL' "$f" | head -80
+                echo "---- (its last lines)"; tail -30 "$f"; }
         done
     fi
     grep -E '^# (TOTAL|PASS|FAIL|ERROR):' "$log" || tail -20 "$log"
