@@ -176,7 +176,10 @@ static atomic_int initialized;
 static struct CUctx_st {
     int device;
 } contexts[16];
-static _Thread_local CUcontext current;
+/* Static TLS (initial-exec): LeakSanitizer's tracer
+ * crashes on the dynamic TLS of a dlopen'ed library whose threads come and
+ * go (the streams' threads), stream_reduce in an --enable-asan build. */
+static _Thread_local CUcontext current __attribute__((tls_model("initial-exec")));
 static atomic_ulong copies, syncs, ipc_opens, allocs, host_allocs, writes, waits, host_funcs,
     kernels, stream_ops, late, mapped_memops;
 

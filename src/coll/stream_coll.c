@@ -170,7 +170,20 @@ int shmpi_stream_coll(const char *routine, shmem_team_t team, enum shmpi_stream_
  * NULL where the driver cannot load it (said once under SHMEM_DEBUG). */
 static pthread_mutex_t fold_lock = PTHREAD_MUTEX_INITIALIZER;
 static CUcontext fold_context;
+static CUmodule fold_module;
 static CUfunction fold_function;
+
+/* At finalize (shmpi_device_at_fini: the heap's context current and idle). */
+static void unload_fold_kernel(void)
+{
+    pthread_mutex_lock(&fold_lock);
+    if (fold_module)
+        shmpi_cuda.module_unload(fold_module);
+    fold_module = NULL;
+    fold_function = NULL;
+    fold_context = NULL;
+    pthread_mutex_unlock(&fold_lock);
+}
 
 static CUfunction fold_kernel(const char *routine)
 {
@@ -178,12 +191,17 @@ static CUfunction fold_kernel(const char *routine)
     shmpi_cuda.ctx_get_current(&ctx);
     pthread_mutex_lock(&fold_lock);
     if (ctx != fold_context) {
+        /* Streams are the heap's context's (stream.c refuses others), so the
+         * context changes only from one device heap to the next, and finalize
+         * unloaded the last one's module. */
         static bool said;
-        CUmodule module = NULL;
-        CUresult result = shmpi_cuda.module_load_data(&module, reduce_kernel_ptx);
+        fold_module = NULL;
+        CUresult result = shmpi_cuda.module_load_data(&fold_module, reduce_kernel_ptx);
         fold_function = NULL;
-        if (result == SHMPI_CUDA_SUCCESS)
-            result = shmpi_cuda.module_get_function(&fold_function, module, "shmpi_fold");
+        if (result == SHMPI_CUDA_SUCCESS) {
+            shmpi_device_at_fini(unload_fold_kernel);
+            result = shmpi_cuda.module_get_function(&fold_function, fold_module, "shmpi_fold");
+        }
         if (result != SHMPI_CUDA_SUCCESS && shmpi_g.env.debug && !said) {
             const char *text = NULL;
             shmpi_cuda.get_error_string(result, &text);

@@ -100,6 +100,7 @@ typedef struct {
     X(mem_get_address_range, "cuMemGetAddressRange_v2",                                       \
       (CUdeviceptr * base, size_t *size, CUdeviceptr ptr))                                    \
     X(module_load_data, "cuModuleLoadData", (CUmodule * module, const void *image))           \
+    X(module_unload, "cuModuleUnload", (CUmodule module))                                     \
     X(module_get_function, "cuModuleGetFunction",                                             \
       (CUfunction * function, CUmodule module, const char *name))                             \
     X(launch_kernel, "cuLaunchKernel",                                                        \

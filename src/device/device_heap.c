@@ -369,6 +369,22 @@ static void sync_context(const char *routine)
     shmpi_cuda_check(routine, "cuCtxSynchronize", shmpi_cuda.ctx_synchronize());
 }
 
+static void (*fini_hooks[SHMPI_DEVICE_FINI_HOOKS])(void);
+static pthread_mutex_t fini_hooks_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void shmpi_device_at_fini(void (*release)(void))
+{
+    pthread_mutex_lock(&fini_hooks_lock);
+    int k = 0;
+    while (k < SHMPI_DEVICE_FINI_HOOKS && fini_hooks[k] && fini_hooks[k] != release)
+        k++;
+    if (k == SHMPI_DEVICE_FINI_HOOKS)
+        shmpi_abort("shmem_finalize", "internal error: more than %d device fini hooks",
+                    SHMPI_DEVICE_FINI_HOOKS);
+    fini_hooks[k] = release;
+    pthread_mutex_unlock(&fini_hooks_lock);
+}
+
 void shmpi_device_heap_fini(void)
 {
     const char *routine = "shmem_finalize";
@@ -376,6 +392,10 @@ void shmpi_device_heap_fini(void)
         return;
     make_current(routine);
     sync_context(routine); /* shmpi's copies, and the streams' work, staging included */
+    for (int k = 0; k < SHMPI_DEVICE_FINI_HOOKS && fini_hooks[k]; k++) {
+        fini_hooks[k]();
+        fini_hooks[k] = NULL;
+    }
     shmpi_proxy_fini();    /* its thread serves the network: stopped before it goes */
     shmpi_device_net_fini();
     while (shmpi_device.ranges)

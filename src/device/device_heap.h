@@ -73,6 +73,12 @@ static inline bool shmpi_device_holds(const void *addr, size_t len)
  * SHMPI_DEVICE_HEAP_SIZE. */
 void shmpi_device_heap_init(void);
 void shmpi_device_heap_fini(void);
+/* Registers `release`, which shmpi_device_heap_fini calls once the device's
+ * work is done, with the heap's context current, before the heap goes: how
+ * a layer above frees what it made in that context (its kernels' modules).
+ * Each at most once per device heap; SHMPI_DEVICE_FINI_HOOKS of them. */
+#define SHMPI_DEVICE_FINI_HOOKS 4
+void shmpi_device_at_fini(void (*release)(void));
 /* Starts the device heap (collective): on GPU `ordinal` (-1: the current
  * context, else the PE's index on its machine modulo the GPUs), `size`
  * bytes.  shmem_init does it with SHMPI_DEVICE_HEAP_SIZE; shmemx_device_init

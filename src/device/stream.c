@@ -129,6 +129,7 @@ static const char signal_add_ptx[] =
     "    ret;\n"
     "}\n";
 static pthread_mutex_t kernel_lock = PTHREAD_MUTEX_INITIALIZER;
+static CUmodule signal_add_module; /* unloaded at finalize */
 static CUfunction signal_add;
 
 static CUfunction signal_add_kernel(const char *routine)
@@ -136,10 +137,10 @@ static CUfunction signal_add_kernel(const char *routine)
     pthread_mutex_lock(&kernel_lock);
     CUresult result = SHMPI_CUDA_SUCCESS;
     if (!signal_add) {
-        CUmodule module = NULL;
-        result = shmpi_cuda.module_load_data(&module, signal_add_ptx);
+        result = shmpi_cuda.module_load_data(&signal_add_module, signal_add_ptx);
         if (result == SHMPI_CUDA_SUCCESS)
-            result = shmpi_cuda.module_get_function(&signal_add, module, "shmpi_signal_add");
+            result = shmpi_cuda.module_get_function(&signal_add, signal_add_module,
+                                                    "shmpi_signal_add");
     }
     pthread_mutex_unlock(&kernel_lock);
     if (result != SHMPI_CUDA_SUCCESS) {
@@ -459,5 +460,8 @@ void shmpi_stream_fini(void)
         shmpi_cuda.mem_free_host(s->data);
         free(s);
     }
-    signal_add = NULL; /* its module goes with the context */
+    if (signal_add_module) /* the context is current and idle (shmpi_device_heap_fini) */
+        shmpi_cuda.module_unload(signal_add_module);
+    signal_add_module = NULL;
+    signal_add = NULL;
 }
