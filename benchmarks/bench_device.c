@@ -21,8 +21,9 @@
  * timed with a shmem_quiet after it (the data in PE 1's device memory, as by
  * hand).  shmpi's runs and those by hand alternate, and the ratio is the
  * median of the pairs' ratios, so that a machine whose load changes (CI on
- * the other core) moves both sides of each pair alike.  Targets: within 1.2x of by hand at 8 B and 64 KiB, faster than by
- * hand from 1 MiB (the pipelining).
+ * the other core) moves both sides of each pair alike.  Targets: within
+ * 1.2x of by hand at 8 B and 64 KiB, faster than by hand from 1 MiB (the
+ * pipelining).
  *
  * usage: bench_device [-r REPS] [-m MAX_BYTES]
  */
@@ -67,6 +68,12 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static double median(double *t, int count)
+{
+    qsort(t, (size_t)count, sizeof *t, cmp_double);
+    return t[count / 2];
+}
+
 enum kind { SHMPI_PUT, SHMPI_GET, RAW_PUT, RAW_GET };
 
 /* Median over `reps` runs of the time per transfer of `iters` transfers. */
@@ -86,8 +93,7 @@ static double measure(enum kind kind, char *local, char *dev_block, char *peer_b
         }
         t[r] = (now_us() - start) / iters;
     }
-    qsort(t, (size_t)reps, sizeof *t, cmp_double);
-    return t[reps / 2];
+    return median(t, reps);
 }
 
 /* ---- the network path, against the same transfer by hand ---------------------------- */
@@ -158,12 +164,6 @@ static double run_network(int by_hand, int is_get, char *local, int local_on_dev
     return (now_us() - start) / iters;
 }
 
-static double median(double *t, int count)
-{
-    qsort(t, (size_t)count, sizeof *t, cmp_double);
-    return t[count / 2];
-}
-
 struct network_row {
     double shmpi_us, hand_us, ratio;
 };
@@ -197,12 +197,14 @@ static void network_rows(void *lib, char *dev_block, char *dev_local, char *host
         shmem_global_exit(1);
     }
     static const size_t sizes[] = {8, 64 << 10, 1 << 20, 64 << 20};
+    /* small transfers are cheap and noisy: three times the pairs */
+    int small_pairs = 3 * reps <= MAX_REPS ? 3 * reps : reps;
     if (me == 0) {
         printf("# device heap, PE 0 <-> PE 1's device heap through the network path "
                "(not mapped); shmpi and by hand alternate, medians of %d pairs of runs "
                "(%d up to 64 KiB), us per transfer, ratio: median of the pairs' ratios; by "
                "hand: pinned copy, host-heap put/get, quiet, copy at the target on a flag\n",
-               reps, 3 * reps <= MAX_REPS ? 3 * reps : reps);
+               reps, small_pairs);
         printf("%-4s %-7s %10s %12s %12s %8s %9s  %s\n", "op", "local", "bytes", "shmpi_us",
                "hand_us", "ratio", "shmpi_GBs", "target");
     }
@@ -215,8 +217,7 @@ static void network_rows(void *lib, char *dev_block, char *dev_local, char *host
             char *local = local_kind ? host_local : dev_local;
             for (int op = 0; op < 2; op++) {
                 measure_network(op, local, !local_kind, dev_block, n, 2, 1); /* warm */
-                /* small transfers are cheap and noisy: three times the pairs */
-                int pairs = n <= 65536 && 3 * reps <= MAX_REPS ? 3 * reps : reps;
+                int pairs = n <= 65536 ? small_pairs : reps;
                 struct network_row row =
                     measure_network(op, local, !local_kind, dev_block, n, iters, pairs);
                 if (me == 0) {
