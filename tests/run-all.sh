@@ -35,16 +35,10 @@ for mode in $modes; do
     logs="$logs $log"
     if ! env "$@" make -C "$build" -j2 check >"$log" 2>&1; then
         status=1
-        grep -E '^(FAIL|ERROR):' "$log"
-        for t in $(sed -n 's/^\(FAIL\|ERROR\): //p' "$log"); do
-            f=$build/${t%.*}.log
-            # its FAIL lines with what follows each (a script test's failing case may be
-            # far from its end), then its end
-            [ -f "$f" ] && { echo "---- $f"; grep -E -A 12 '^FAIL' "$f" | head -80
-                echo "---- (its last lines)"; tail -30 "$f"; }
-        done
+        sh tests/failed-report.sh "$build" "$log"
     fi
-    grep -E '^# (TOTAL|PASS|FAIL|ERROR):' "$log" || tail -20 "$log"
+    sh tests/test-times.sh "$build" >"$build/times-$mode.txt" 2>/dev/null
+    grep -a -E '^# (TOTAL|PASS|FAIL|ERROR):' "$log" || tail -20 "$log"
 done
 # shellcheck disable=SC2086
 pass=$(cat $logs | sed -n 's/^# PASS: *//p' | awk '{s += $1} END {print s + 0}')
