@@ -4,7 +4,8 @@
  * the snapshot signal.
  *
  * The page is one file of /dev/shm per PE, /dev/shm/shmpi-status.JOB.PE,
- * created at shmem_init (unless SHMPI_STATUS=0) and removed by
+ * created at shmem_init (unless SHMPI_STATUS=0), exclusively and mode 0600
+ * (/dev/shm is every user's: docs/security.md), and removed by
  * shmem_finalize; those of processes that died (an abort) are removed by
  * shmpi_info --jobs and by the first PE of a node at the next start-up.
  * JOB is the same on every PE (from PE 0's start-up card), so every node

@@ -396,7 +396,8 @@ static bool read_page(const char *path, struct shmpi_status_page *copy, struct s
         return false;
     long page_size = sysconf(_SC_PAGESIZE);
     uid_t me = geteuid();
-    bool ok = fstat(fd, st) == 0 && S_ISREG(st->st_mode) && (me == 0 || st->st_uid == me) &&
+    bool ok = fstat(fd, st) == 0 && S_ISREG(st->st_mode) && st->st_nlink == 1 &&
+              (me == 0 || st->st_uid == me) &&
               page_size > 0 && (size_t)st->st_size == SHMPI_STATUS_FILE_BYTES(page_size) &&
               copy_page(fd, copy) && shmpi_status_valid(copy);
     close(fd);
