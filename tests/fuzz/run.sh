@@ -53,7 +53,7 @@ for t in $targets; do
         status=1
     else
         echo "fuzz: $t: ${runs:-?} executions in $seconds s, no crash"
-        rm -rf "$work/$t" "$work/corpus-$t" "$work/crash-$t" "$work/$t.log" "$work/$t.build"
+        rm -rf "${work:?}/$t" "$work/corpus-$t" "$work/crash-$t" "$work/$t.log" "$work/$t.build"
     fi
 done
 [ $status -eq 0 ] && rm -rf "$work"

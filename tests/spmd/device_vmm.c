@@ -247,21 +247,17 @@ static void forge(const struct msghdr *real, int claimed, size_t size, int uid)
     char *bytes = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (bytes != MAP_FAILED)
         memset(bytes, 0x5a, size);
+    /* shmpi's own datagram, with this process's descriptor in its place */
     int sock = socket(AF_UNIX, SOCK_DGRAM, 0);
+    char control[256];
+    if (real->msg_controllen > sizeof control)
+        _exit(1);
+    memcpy(control, real->msg_control, real->msg_controllen);
     struct iovec iov = {.iov_base = &claimed, .iov_len = sizeof claimed};
-    union {
-        char buf[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } control;
-    memset(&control, 0, sizeof control);
-    struct msghdr msg = {.msg_name = real->msg_name, .msg_namelen = real->msg_namelen,
-                         .msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
-                         .msg_controllen = sizeof control.buf};
-    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(c), &fd, sizeof fd);
+    struct msghdr msg = *real;
+    msg.msg_iov = &iov;
+    msg.msg_control = control;
+    memcpy(CMSG_DATA(CMSG_FIRSTHDR(&msg)), &fd, sizeof fd);
     _exit(syscall(SYS_sendmsg, sock, &msg, 0) < 0 ? 1 : 0);
 }
 
