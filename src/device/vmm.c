@@ -193,7 +193,7 @@ enum received { RECEIVED_NONE, RECEIVED_FD, RECEIVED_DROPPED };
 
 /* Receives one datagram.  RECEIVED_FD: one descriptor from a PE of this job,
  * its PE in *from, the descriptor in *fd: the sender's pid (attested by the
- * kernel) is that PE's and its uid this process's.  RECEIVED_DROPPED:
+ * kernel) is that PE's and its (real) uid this process's.  RECEIVED_DROPPED:
  * anything else, its descriptors closed, said under SHMEM_DEBUG. */
 static enum received receive_fd(const char *routine, int sock,
                                 const struct shmpi_vmm_card *cards, int *from, int *fd,
@@ -229,7 +229,7 @@ static enum received receive_fd(const char *routine, int sock,
     bool genuine = got == (ssize_t)sizeof claimed && !(msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) &&
                    n_fds == 1 && attested && claimed >= 0 && claimed < n &&
                    claimed != shmpi_g.my_pe && cards[claimed].alloc_size &&
-                   cred.pid == cards[claimed].pid && cred.uid == geteuid();
+                   cred.pid == cards[claimed].pid && cred.uid == getuid();
     if (genuine) {
         *from = claimed;
         *fd = fds[0];
@@ -237,7 +237,8 @@ static enum received receive_fd(const char *routine, int sock,
     }
     for (int i = 0; i < n_fds; i++)
         close(fds[i]);
-    if (shmpi_g.env.debug && (*dropped)++ < DROPS_SAID)
+    int said = (*dropped)++;
+    if (shmpi_g.env.debug && said < DROPS_SAID)
         shmpi_warn(routine, "dropped a datagram on the CUDA VMM descriptor socket from pid %d "
                    "(uid %d), %zd bytes, %d descriptors, claiming PE %d: not that PE's process",
                    (int)cred.pid, (int)cred.uid, got, n_fds,
@@ -297,8 +298,12 @@ static void hand_over_by_socket(const char *routine, const struct shmpi_vmm_card
         }
         int from, fd;
         enum received got;
-        while (to_receive && (got = receive_fd(routine, sock, cards, &from, &fd, &drops)) !=
-                                 RECEIVED_NONE) {
+        /* (a bounded number per turn: a stranger's flood cannot keep this
+         * PE from sending, or from its deadline) */
+        for (int turn = 0; to_receive && turn < 64 &&
+                           (got = receive_fd(routine, sock, cards, &from, &fd, &drops)) !=
+                               RECEIVED_NONE;
+             turn++) {
             if (got == RECEIVED_DROPPED)
                 continue; /* a stranger's: the PE's own is still to come */
             if (fds[from] >= 0)
