@@ -48,7 +48,8 @@ static bool count_job(const char *path, const struct shmpi_status_page *page,
     if (!shmpi_status_alive(page))
         return true;
     int j = 0;
-    while (j < jobs->n && (strcmp(jobs->job[j].id, page->job) != 0 || jobs->job[j].uid != st->st_uid))
+    while (j < jobs->n &&
+           (strcmp(jobs->job[j].id, page->job) != 0 || jobs->job[j].uid != st->st_uid))
         j++;
     if (j == jobs->n) {
         if (jobs->n == jobs->room) {
