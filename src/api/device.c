@@ -2,8 +2,10 @@
  * device.c - the device-heap extensions of shmemx.h (shmemx_device_*).
  * The work is in src/device/device_heap.c.
  */
-#include "device_heap.h"
 #include "barrier.h"
+#include "device_heap.h"
+#include "device_life.h"
+#include "device_reach.h"
 
 int shmemx_device_heap_available(void)
 {

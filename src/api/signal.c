@@ -6,6 +6,7 @@
  */
 #define SHMPI_DEFINES_signal SHMPI_HERE /* weak shmem_ names of this chapter here */
 #include "amo.h"
+#include "device_reach.h"
 #include "stream.h"
 
 #define DEFINE_SIGNAL(NAME, T, ELEM)                                                          \

@@ -18,6 +18,7 @@
  */
 #include "stream_coll.h"
 #include "coll.h"
+#include "device_life.h"
 #include "stream.h"
 #include "proxy.h"
 #include "reduce_kernel_ptx.h"

@@ -1,18 +1,16 @@
 /*
- * device_heap.c - the symmetric heap in GPU memory (device_heap.h,
- * docs/device-heap.md): set-up through the CUDA driver, the device path of
- * RMA, shmem_ptr, and the collective allocation routines.
+ * device_heap.c - the memory floor of src/device (src/LAYERS): the
+ * symmetric heap in GPU memory (device_heap.h, docs/device-heap.md), its
+ * context and stream, the lookup of device addresses, copies, shmem_ptr and
+ * the collective allocation routines.  The floors above map the peers'
+ * memory (device_reach.c) and start it all in order (device_life.c).
  */
 #include "shmpi.h"
 #include "cuda_driver.h"
 #include "device_heap.h"
-#include "device_net.h"
 #include "heap_alloc.h"
 #include "progress.h"
-#include "proxy.h"
 #include "shape.h"
-#include "stream.h"
-#include "vmm.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -211,102 +209,13 @@ static void say_if_time_sliced(const char *routine)
                    sharing, list, sharing > 8 ? ", ..." : "", shmpi_device.ordinal);
 }
 
-void shmpi_device_heap_init(void)
+void shmpi_device_memory_init(void)
 {
     shmpi_on_not_symmetric(refuse_if_held);
     shmpi_device.ordinal = -1;
-    if (shmpi_g.env.device_heap_size)
-        shmpi_device_heap_start("shmem_init", -1, shmpi_g.env.device_heap_size);
 }
 
-/* ---- mapping the peers' device ranges (the heap, registered memory) -------------------- */
-/* What each PE says of a device range it shares: the IPC handle of the
- * allocation holding it (or, for CUDA VMM memory, what vmm.c needs to pass
- * it on), where the range starts in that allocation, and its size (0:
- * nothing to share). */
-struct range_card {
-    CUipcMemHandle handle;
-    unsigned long long offset, size;
-    struct shmpi_vmm_card vmm; /* vmm.alloc_size 0: cudaMalloc memory (the IPC handle) */
-};
-
-/* Every PE's card (collective); free() the result. */
-static struct range_card *exchange_cards(const char *routine, const struct range_card *mine)
-{
-    struct range_card *all = shmpi_xmalloc(routine, (size_t)shmpi_g.n_pes * sizeof *all);
-    MPI_Allgather(mine, (int)sizeof *mine, MPI_BYTE, all, (int)sizeof *mine, MPI_BYTE,
-                  shmpi_g.comm);
-    return all;
-}
-
-/* Where each PE's range is mapped here: this PE's own at `mine`, those of
- * the PEs of its machine (none under SHMPI_DEVICE_IPC=0) opened through CUDA IPC or, for VMM memory, mapped
- * by vmm.c (*vmm: the mappings, NULL if no PE's range is VMM memory), NULL
- * for the others.  Collective. */
-static char **map_peers(const char *routine, char *mine, const struct range_card *all,
-                        struct shmpi_vmm_map **vmm)
-{
-    int n = shmpi_g.n_pes, me = shmpi_g.my_pe;
-    char **peer = shmpi_xmalloc(routine, (size_t)n * sizeof *peer);
-    bool any_vmm = false;
-    for (int pe = 0; pe < n; pe++) {
-        peer[pe] = NULL;
-        any_vmm |= all[pe].vmm.alloc_size != 0;
-    }
-    *vmm = NULL;
-    if (any_vmm) { /* every PE sees the same cards: all of them come here */
-        struct shmpi_vmm_card *cards = shmpi_xmalloc(routine, (size_t)n * sizeof *cards);
-        unsigned long long *offsets = shmpi_xmalloc(routine, (size_t)n * sizeof *offsets);
-        for (int pe = 0; pe < n; pe++) {
-            cards[pe] = all[pe].vmm;
-            offsets[pe] = all[pe].offset;
-        }
-        *vmm = shmpi_vmm_map_peers(routine, cards, offsets, peer);
-        free(cards);
-        free(offsets);
-    }
-    for (int pe = 0; pe < n; pe++) {
-        if (pe == me) {
-            peer[pe] = mine;
-        } else if (all[pe].vmm.alloc_size) {
-            continue; /* mapped above */
-        } else if (shmpi_device_ipc_reaches(pe)) {
-            CUdeviceptr mapped = 0;
-            shmpi_cuda_check(routine, "cuIpcOpenMemHandle",
-                             shmpi_cuda.ipc_open_mem_handle(
-                                 &mapped, all[pe].handle,
-                                 SHMPI_CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
-            peer[pe] = (char *)(uintptr_t)mapped + all[pe].offset;
-        }
-    }
-    return peer;
-}
-
-/* Closes what map_peers opened (each mapping is of a whole allocation), then
- * waits until every peer has closed its mappings of this PE's range, which
- * may be freed after this returns; frees `peer` and `vmm`. */
-static void unmap_peers(const char *routine, char **peer, struct shmpi_vmm_map *vmm)
-{
-    for (int pe = 0; pe < shmpi_g.n_pes; pe++) {
-        if (vmm && vmm[pe].size) {
-            shmpi_vmm_unmap(routine, &vmm[pe]);
-            continue;
-        }
-        if (pe == shmpi_g.my_pe || !peer[pe])
-            continue;
-        CUdeviceptr alloc_base = 0;
-        shmpi_cuda_check(routine, "cuMemGetAddressRange",
-                         shmpi_cuda.mem_get_address_range(&alloc_base, NULL,
-                                                          (CUdeviceptr)(uintptr_t)peer[pe]));
-        shmpi_cuda_check(routine, "cuIpcCloseMemHandle",
-                         shmpi_cuda.ipc_close_mem_handle(alloc_base));
-    }
-    shmpi_barrier_comm(shmpi_g.comm, NULL);
-    free(peer);
-    free(vmm);
-}
-
-void shmpi_device_heap_start(const char *routine, int ordinal, size_t size)
+char *shmpi_device_memory_start(const char *routine, int ordinal, size_t size)
 {
     int n = shmpi_g.n_pes;
     free(node_of);
@@ -335,73 +244,29 @@ void shmpi_device_heap_start(const char *routine, int ordinal, size_t size)
                      shmpi_cuda.memset_d8_async(base, 0, size, device_stream));
     shmpi_cuda_check(routine, "cuStreamSynchronize",
                      shmpi_cuda.stream_synchronize(device_stream));
-    struct range_card mine = {.offset = 0, .size = size};
-    shmpi_cuda_check(routine, "cuIpcGetMemHandle",
-                     shmpi_cuda.ipc_get_mem_handle(&mine.handle, base));
-    struct range_card *all = exchange_cards(routine, &mine);
-    struct shmpi_vmm_map *vmm;
-    shmpi_device.peer = map_peers(routine, (char *)(uintptr_t)base, all, &vmm);
-    free(all);
-    bool unmapped = false; /* some PE reached through the network (device_net.c) */
-    for (int pe = 0; pe < n; pe++)
-        unmapped |= !shmpi_device.peer[pe];
-    shmpi_device_net_init(routine, unmapped);
+    return (char *)(uintptr_t)base;
+}
+
+void shmpi_device_memory_open(const char *routine, char *base, size_t size)
+{
+    int n = shmpi_g.n_pes;
     if (shmpi_heap_init(&shmpi_device.alloc, size))
         shmpi_abort(routine, "out of memory for the device heap's bookkeeping");
-    shmpi_device.base = (char *)(uintptr_t)base;
+    shmpi_device.base = base;
     shmpi_device.size = size;
     atomic_store(&shmpi_device.issued, 0);
     atomic_store(&shmpi_device.synced, 0);
-    /* The first block, at the same offset everywhere, cleared above. */
+    /* The first block, at the same offset everywhere, cleared at the start. */
     size_t off;
     if (shmpi_heap_alloc(&shmpi_device.alloc, (size_t)n * sizeof(uint64_t), 0, &off))
         shmpi_abort(routine, "the device heap of %zu bytes cannot hold the %zu bytes of the "
                     "stream barriers' words; raise SHMPI_DEVICE_HEAP_SIZE", size,
                     (size_t)n * sizeof(uint64_t));
     shmpi_device.sync_words = (uint64_t *)(void *)(shmpi_device.base + off);
-    shmpi_stream_init(routine);
 }
 
-/* Every stream of the heap's context, the program's too: nothing queued
- * may still reach memory about to be unmapped or freed. */
-static void sync_context(const char *routine)
+void shmpi_device_memory_stop(const char *routine)
 {
-    shmpi_cuda_check(routine, "cuCtxSynchronize", shmpi_cuda.ctx_synchronize());
-}
-
-static void (*fini_hooks[SHMPI_DEVICE_FINI_HOOKS])(void);
-static pthread_mutex_t fini_hooks_lock = PTHREAD_MUTEX_INITIALIZER;
-
-void shmpi_device_at_fini(void (*release)(void))
-{
-    pthread_mutex_lock(&fini_hooks_lock);
-    int k = 0;
-    while (k < SHMPI_DEVICE_FINI_HOOKS && fini_hooks[k] && fini_hooks[k] != release)
-        k++;
-    if (k == SHMPI_DEVICE_FINI_HOOKS)
-        shmpi_abort("shmem_finalize", "internal error: more than %d device fini hooks",
-                    SHMPI_DEVICE_FINI_HOOKS);
-    fini_hooks[k] = release;
-    pthread_mutex_unlock(&fini_hooks_lock);
-}
-
-void shmpi_device_heap_fini(void)
-{
-    const char *routine = "shmem_finalize";
-    if (!shmpi_device.size)
-        return;
-    make_current(routine);
-    sync_context(routine); /* shmpi's copies, and the streams' work, staging included */
-    for (int k = 0; k < SHMPI_DEVICE_FINI_HOOKS && fini_hooks[k]; k++) {
-        fini_hooks[k]();
-        fini_hooks[k] = NULL;
-    }
-    shmpi_proxy_fini();    /* its thread serves the network: stopped before it goes */
-    shmpi_device_net_fini();
-    while (shmpi_device.ranges)
-        shmpi_device_unregister(routine, shmpi_device.ranges->base);
-    shmpi_stream_fini();
-    unmap_peers(routine, shmpi_device.peer, NULL);
     shmpi_cuda_check(routine, "cuMemFree",
                      shmpi_cuda.mem_free((CUdeviceptr)(uintptr_t)shmpi_device.base));
     shmpi_cuda_check(routine, "cuStreamDestroy", shmpi_cuda.stream_destroy(device_stream));
@@ -412,8 +277,15 @@ void shmpi_device_heap_fini(void)
     node_of = NULL;
 }
 
+/* Every stream of the heap's context, the program's too: nothing queued
+ * may still reach memory about to be unmapped or freed. */
+void shmpi_device_sync_context(const char *routine)
+{
+    shmpi_cuda_check(routine, "cuCtxSynchronize", shmpi_cuda.ctx_synchronize());
+}
+
 /* ---- copies ------------------------------------------------------------------------ */
-static void copy_async(const char *routine, void *to, const void *from, size_t nbytes)
+void shmpi_device_copy_async(const char *routine, void *to, const void *from, size_t nbytes)
 {
     shmpi_cuda_check(routine, "cuMemcpyAsync",
                      shmpi_cuda.memcpy_async((CUdeviceptr)(uintptr_t)to,
@@ -423,7 +295,7 @@ static void copy_async(const char *routine, void *to, const void *from, size_t n
 
 /* Completes every copy enqueued on shmpi's stream so far, and says so to
  * the quiets of every thread (issued, synced). */
-static void sync_stream(const char *routine)
+void shmpi_device_sync_stream(const char *routine)
 {
     unsigned long covered = atomic_load_explicit(&shmpi_device.issued, memory_order_acquire);
     shmpi_cuda_check(routine, "cuStreamSynchronize",
@@ -442,20 +314,20 @@ void shmpi_device_copy(const char *routine, void *to, const void *from, size_t l
         return;
     }
     make_current(routine);
-    copy_async(routine, to, from, len);
-    sync_stream(routine);
+    shmpi_device_copy_async(routine, to, from, len);
+    shmpi_device_sync_stream(routine);
 }
 
 void shmpi_device_sync(void)
 {
     make_current("shmem_quiet");
-    sync_stream("shmem_quiet");
+    shmpi_device_sync_stream("shmem_quiet");
 }
 
-static void complete(const char *routine, enum shmpi_completion completion)
+void shmpi_device_complete(const char *routine, enum shmpi_completion completion)
 {
     if (completion == SHMPI_BLOCKING)
-        sync_stream(routine);
+        shmpi_device_sync_stream(routine);
     else /* after the enqueue: a synchronize that reads the count covers the copy */
         atomic_fetch_add_explicit(&shmpi_device.issued, 1, memory_order_release);
 }
@@ -502,72 +374,6 @@ bool shmpi_device_locate(const void *addr, size_t len, int *region, uint64_t *of
         }
     }
     return false;
-}
-
-/* PE pe's copy of the device range at `addr` (this PE's address), NULL
- * where it is not mapped here and the network path reaches it (*region,
- * *offset); ends the job if `addr` is not symmetric device memory. */
-static char *peer_address(const char *routine, const void *addr, size_t len, int pe,
-                          int *region, uint64_t *offset)
-{
-    char *peer = shmpi_device_peer(addr, len, pe);
-    if (!peer && !shmpi_device_locate(addr, len, region, offset))
-        shmpi_symm_fail(routine, addr, len, pe);
-    return peer;
-}
-
-void shmpi_device_contiguous(const char *routine, struct shmpi_ctx *ctx, bool is_put,
-                             void *dest, const void *source, size_t nbytes, int world_pe,
-                             enum shmpi_completion completion)
-{
-    (void)ctx; /* one stream for every context: quiet on any completes them all */
-    int region;
-    uint64_t offset;
-    char *remote = peer_address(routine, is_put ? dest : source, nbytes, world_pe, &region,
-                                &offset);
-    if (!remote) { /* returns when the local buffer may be reused: as blocking */
-        shmpi_device_net_transfer(routine, is_put, is_put ? (void *)source : dest, nbytes,
-                                  region, offset, world_pe);
-        return;
-    }
-    make_current(routine);
-    if (is_put)
-        copy_async(routine, remote, source, nbytes);
-    else
-        copy_async(routine, dest, remote, nbytes);
-    complete(routine, completion);
-}
-
-void shmpi_device_strided(const char *routine, bool is_put, char *to_first, ptrdiff_t to_step,
-                          const char *from_first, ptrdiff_t from_step, size_t nblocks,
-                          size_t block, const void *remote_lowest, size_t remote_extent,
-                          int world_pe)
-{
-    int region;
-    uint64_t offset;
-    char *remote = peer_address(routine, remote_lowest, remote_extent, world_pe, &region,
-                                &offset);
-    if (!remote) { /* one transfer a block */
-        const char *lowest = remote_lowest;
-        for (size_t i = 0; i < nblocks; i++) {
-            char *to = to_first + (ptrdiff_t)i * to_step;
-            const char *from = from_first + (ptrdiff_t)i * from_step;
-            shmpi_device_net_transfer(routine, is_put, is_put ? (void *)from : to, block,
-                                      region, offset + (uint64_t)((is_put ? to : from) - lowest),
-                                      world_pe);
-        }
-        return;
-    }
-    ptrdiff_t shift = remote - (const char *)remote_lowest;
-    if (is_put)
-        to_first += shift;
-    else
-        from_first += shift;
-    make_current(routine);
-    for (size_t i = 0; i < nblocks; i++)
-        copy_async(routine, to_first + (ptrdiff_t)i * to_step,
-                   from_first + (ptrdiff_t)i * from_step, block);
-    sync_stream(routine);
 }
 
 void *shmpi_device_ptr(const void *addr, int pe)
@@ -620,7 +426,7 @@ void *shmpi_device_malloc(const char *routine, size_t size, bool zero,
             shmpi_cuda_check(routine, "cuMemsetD8Async",
                              shmpi_cuda.memset_d8_async((CUdeviceptr)(uintptr_t)ptr, 0, size,
                                                         device_stream));
-            sync_stream(routine);
+            shmpi_device_sync_stream(routine);
         }
     } else if (shmpi_g.my_pe == 0) {
         shmpi_warn(routine,
@@ -647,117 +453,4 @@ void shmpi_device_free(const char *routine, void *ptr, void (*meet)(const char *
     same_everywhere(routine, "the device heap offset of ptr", off);
     meet(routine);
     shmpi_heap_free(&shmpi_device.alloc, off);
-}
-
-/* ---- registered device memory (shmemx_device_register) -------------------------------- */
-
-/* Whether [ptr, ptr+size) shares a byte with the device heap or a range
- * registered already. */
-static bool overlaps_device(const void *ptr, size_t size)
-{
-    uintptr_t lo = (uintptr_t)ptr, hi = lo + size;
-    if (shmpi_device.size && lo < (uintptr_t)shmpi_device.base + shmpi_device.size &&
-        (uintptr_t)shmpi_device.base < hi)
-        return true;
-    for (const struct shmpi_device_range *r = shmpi_device.ranges; r; r = r->next)
-        if (lo < (uintptr_t)r->base + r->size && (uintptr_t)r->base < hi)
-            return true;
-    return false;
-}
-
-int shmpi_device_register(const char *routine, void *ptr, size_t size)
-{
-    shmpi_device_need_heap(routine);
-    make_current(routine);
-    int n = shmpi_g.n_pes, me = shmpi_g.my_pe;
-    struct range_card mine = {.size = 0};
-    CUdeviceptr alloc_base = 0;
-    size_t alloc_size = 0;
-    const char *problem = NULL;
-    char vmm_problem[400], no_ipc[300];
-    enum shmpi_vmm_kind vmm = SHMPI_VMM_NOT;
-    if (!ptr || size == 0)
-        problem = "the range is empty";
-    else if (overlaps_device(ptr, size))
-        problem = "it overlaps the device heap or a registered range";
-    else if (shmpi_cuda.mem_get_address_range(&alloc_base, &alloc_size,
-                                              (CUdeviceptr)(uintptr_t)ptr) != SHMPI_CUDA_SUCCESS)
-        problem = "the CUDA driver does not know it as device memory (cudaMalloc, cuMemCreate)";
-    else if ((vmm = shmpi_vmm_export((CUdeviceptr)(uintptr_t)ptr, size, alloc_base, alloc_size,
-                                     &mine.vmm, vmm_problem, sizeof vmm_problem)) ==
-             SHMPI_VMM_REFUSED)
-        problem = vmm_problem;
-    else if (vmm == SHMPI_VMM_EXPORTED)
-        ; /* vmm.c passes it on */
-    else if ((uintptr_t)ptr + size > alloc_base + alloc_size)
-        problem = "it runs past the end of its cudaMalloc allocation";
-    else if (shmpi_cuda.ipc_get_mem_handle(&mine.handle, alloc_base) != SHMPI_CUDA_SUCCESS) {
-        snprintf(no_ipc, sizeof no_ipc, "the CUDA driver gives no IPC handle for it%s%s%s",
-                 shmpi_cuda.vmm_missing ? " (and, for CUDA VMM memory, the driver has no " : "",
-                 shmpi_cuda.vmm_missing ? shmpi_cuda.vmm_missing : "",
-                 shmpi_cuda.vmm_missing ? "; set SHMPI_CUDA_LIBRARY to a newer libcuda.so.1)"
-                                        : "");
-        problem = no_ipc;
-    }
-    if (!problem) {
-        mine.offset = (uintptr_t)ptr - alloc_base;
-        mine.size = size;
-    }
-    struct range_card *all = exchange_cards(routine, &mine);
-    int refused = -1;
-    for (int pe = 0; pe < n && refused < 0; pe++)
-        if (all[pe].size != size)
-            refused = pe;
-    if (refused >= 0) {
-        shmpi_vmm_forget(&mine.vmm);
-        if (problem)
-            shmpi_warn(routine, "cannot register %zu bytes at %p: %s", size, ptr, problem);
-        else if (me == 0 && all[refused].size)
-            shmpi_warn(routine, "PE %d registers %llu bytes, PE 0 %zu: the size must be the "
-                       "same on every PE", refused, all[refused].size, size);
-        free(all);
-        return -1;
-    }
-    struct shmpi_device_range *r = shmpi_xmalloc(routine, sizeof *r);
-    /* Numbers 1 to INT_MAX in turn (0 is the device heap); wrapping, the
-     * next number no live range has, the same on every PE. */
-    static int last_id;
-    do
-        last_id = last_id == INT_MAX ? 1 : last_id + 1;
-    while (shmpi_device_region(last_id, &(size_t){0}));
-    r->id = last_id;
-    r->base = ptr;
-    r->size = size;
-    r->peer = map_peers(routine, ptr, all, &r->vmm);
-    free(all);
-    r->next = shmpi_device.ranges;
-    /* Published whole: servers of other threads (the stream proxy's) read the
-     * list.  Then every PE has the range before any PE's transfer names it. */
-    __atomic_store_n(&shmpi_device.ranges, r, __ATOMIC_RELEASE);
-    if (shmpi_g.n_pes > 1)
-        shmpi_barrier_comm(shmpi_g.comm, NULL);
-    return 0;
-}
-
-int shmpi_device_unregister(const char *routine, void *ptr)
-{
-    shmpi_device_need_heap(routine);
-    struct shmpi_device_range **at = &shmpi_device.ranges;
-    while (*at && (*at)->base != ptr)
-        at = &(*at)->next;
-    struct shmpi_device_range *r = *at;
-    int known = r != NULL, everywhere = known;
-    MPI_Allreduce(&known, &everywhere, 1, MPI_INT, MPI_MIN, shmpi_g.comm);
-    if (!everywhere) {
-        if (!known)
-            shmpi_warn(routine, "%p starts no range registered with shmemx_device_register",
-                       ptr);
-        return -1;
-    }
-    make_current(routine);
-    sync_context(routine); /* this PE's copies into peers' ranges, its streams' too */
-    unmap_peers(routine, r->peer, r->vmm);
-    *at = r->next;
-    free(r);
-    return 0;
 }

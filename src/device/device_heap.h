@@ -1,5 +1,8 @@
 /*
- * device_heap.h - the symmetric heap in GPU memory (docs/device-heap.md).
+ * device_heap.h - the symmetric heap in GPU memory (docs/device-heap.md):
+ * the memory floor of src/device (src/LAYERS), below the peers' mappings
+ * and the network path (device_reach.h), the streams (stream.h) and the
+ * start and finalize (device_life.h).
  *
  * With SHMPI_DEVICE_HEAP_SIZE set, shmem_init gives every PE a heap of that
  * size in its GPU's memory (cuMemAlloc) and maps the heaps of the PEs of
@@ -21,7 +24,6 @@
 
 #include "shmpi.h"
 #include "cuda_driver.h"
-#include "device_net.h"
 
 struct shmpi_device_heap {
     char *base;               /* this PE's device heap (a device address), or NULL */
@@ -69,24 +71,19 @@ static inline bool shmpi_device_holds(const void *addr, size_t len)
     return off < size && len <= size - off;
 }
 
-/* Start-up and finalize (runtime.c); nothing happens without
- * SHMPI_DEVICE_HEAP_SIZE. */
-void shmpi_device_heap_init(void);
-void shmpi_device_heap_fini(void);
-/* Registers `release`, which shmpi_device_heap_fini calls once the device's
- * work is done, with the heap's context current, before the heap goes: how
- * a layer above frees what it made in that context (its kernels' modules).
- * Each at most once per device heap; SHMPI_DEVICE_FINI_HOOKS of them. */
-#define SHMPI_DEVICE_FINI_HOOKS 4
-void shmpi_device_at_fini(void (*release)(void));
-/* Starts the device heap (collective): on GPU `ordinal` (-1: the current
- * context, else the PE's index on its machine modulo the GPUs), `size`
- * bytes.  shmem_init does it with SHMPI_DEVICE_HEAP_SIZE; shmemx_device_init
- * later. */
-void shmpi_device_heap_start(const char *routine, int ordinal, size_t size);
-/* shmemx_device_register / _unregister (collective): 0 or -1. */
-int shmpi_device_register(const char *routine, void *ptr, size_t size);
-int shmpi_device_unregister(const char *routine, void *ptr);
+/* The floors above (device_life.c) start and stop the memory in this
+ * order: _init at shmem_init (nothing more without a heap); _start
+ * (collective) loads the driver, chooses the GPU (`ordinal`, as
+ * shmpi_device_heap_start) and allocates `size` bytes, cleared, returning
+ * their device address, not yet the heap's; _open makes it the heap once the
+ * peers' mappings are made; _stop frees it all (after the peers unmapped it). */
+void shmpi_device_memory_init(void);
+char *shmpi_device_memory_start(const char *routine, int ordinal, size_t size);
+void shmpi_device_memory_open(const char *routine, char *base, size_t size);
+void shmpi_device_memory_stop(const char *routine);
+/* Waits for every stream of the heap's context, the program's too: nothing
+ * queued may still reach memory about to be unmapped or freed. */
+void shmpi_device_sync_context(const char *routine);
 
 /* Whether PE pe's device memory is mapped here through CUDA IPC (or VMM
  * descriptors): a PE of this node (its kernel, host name and /dev/shm:
@@ -112,18 +109,19 @@ static inline bool shmpi_device_word(const void *addr, size_t len)
     return SHMPI_UNLIKELY(shmpi_device.size) && shmpi_device_peer(addr, len, shmpi_g.my_pe);
 }
 
-/* A contiguous put or get whose remote range is in no host segment: the
- * device path if it is in the device heap, else the "not symmetric" error. */
-void shmpi_device_contiguous(const char *routine, struct shmpi_ctx *ctx, bool is_put,
-                             void *dest, const void *source, size_t nbytes, int world_pe,
-                             enum shmpi_completion completion);
-/* The same for strided transfers: nblocks blocks of `block` bytes, the k-th
- * at first + k * step on each side; `remote_lowest` and `remote_extent` are
- * the remote range. */
-void shmpi_device_strided(const char *routine, bool is_put, char *to_first, ptrdiff_t to_step,
-                          const char *from_first, ptrdiff_t from_step, size_t nblocks,
-                          size_t block, const void *remote_lowest, size_t remote_extent,
-                          int world_pe);
+/* A copy enqueued on shmpi's stream (the context current); _complete
+ * makes it blocking (SHMPI_BLOCKING: synchronized) or counts it for quiet
+ * (nbi); _sync_stream completes every copy enqueued so far. */
+void shmpi_device_copy_async(const char *routine, void *to, const void *from, size_t nbytes);
+void shmpi_device_complete(const char *routine, enum shmpi_completion completion);
+void shmpi_device_sync_stream(const char *routine);
+
+/* Where region `region` of this PE starts and its size (0: no such region),
+ * for the network path's server; the region holding [addr, addr+len) of
+ * this PE's device memory, and the offset in it (false if none does).  A
+ * region is 0 (the device heap) or a registered range's id (device_net.h). */
+char *shmpi_device_region(int region, size_t *size);
+bool shmpi_device_locate(const void *addr, size_t len, int *region, uint64_t *offset);
 /* shmem_ptr of a device-heap address: PE pe's device address where it is
  * mapped here, else NULL (also for addresses outside the device heap). */
 void *shmpi_device_ptr(const void *addr, int pe);
@@ -145,15 +143,6 @@ static inline bool shmpi_device_unsynced(void)
 {
     return atomic_load_explicit(&shmpi_device.synced, memory_order_acquire) <
            atomic_load_explicit(&shmpi_device.issued, memory_order_acquire);
-}
-static inline void shmpi_device_quiet(void)
-{
-    if (SHMPI_LIKELY(shmpi_device.size == 0)) /* no device heap: one load on the host paths */
-        return;
-    if (shmpi_device_unsynced())
-        shmpi_device_sync();
-    if (shmpi_device_net_pending()) /* transfers to unmapped peers */
-        shmpi_device_net_quiet();
 }
 
 /* Ends the job: `what` of ROUTINE is in the device heap, which ROUTINE

@@ -32,8 +32,8 @@
 #include "device_net.h"
 #include "flush.h"
 #include "mpi_rma.h"
+#include "device_word.h"
 #include "progress.h"
-#include "stream.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -285,9 +285,9 @@ static void serve(const void *message, int origin)
         serve_get(&r, origin);
         break;
     case NET_SIGNAL:
-        shmpi_device_word_signal(serve_routine,
-                                 (uint64_t *)(void *)target_range(&r, sizeof(uint64_t), origin),
-                                 r.value, r.sig_op, shmpi_g.my_pe);
+        shmpi_device_word_signal_mapped(
+            serve_routine, (uint64_t *)(void *)target_range(&r, sizeof(uint64_t), origin),
+            r.value, r.sig_op, shmpi_g.my_pe);
         break;
     case NET_FENCE: {
         uint64_t done = 0; /* every earlier message of `origin` is applied */

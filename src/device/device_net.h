@@ -42,11 +42,4 @@ static inline bool shmpi_device_net_pending(void)
     return atomic_load_explicit(&shmpi_device_net_unacked, memory_order_acquire);
 }
 
-/* device_heap.c: where region `region` of this PE starts and its size (0:
- * no such region), for the server. */
-char *shmpi_device_region(int region, size_t *size);
-/* device_heap.c: the region holding [addr, addr+len) of this PE's device
- * memory, and the offset in it; false if none does. */
-bool shmpi_device_locate(const void *addr, size_t len, int *region, uint64_t *offset);
-
 #endif /* SHMPI_DEVICE_NET_H */

@@ -32,6 +32,7 @@
 #include "shmpi.h"
 #include "cuda_driver.h"
 #include "device_heap.h"
+#include "device_reach.h"
 #include "proxy.h"
 #include "stream.h"
 #include "wait.h"

@@ -9,20 +9,13 @@
 #define SHMPI_STREAM_DEVICE_H
 
 #include "device_heap.h"
+#include "device_reach.h"
+#include "device_word.h"
 
 /* Checks that the job has a device heap and that `stream` belongs to its
  * context (made current in the calling thread); ends the job otherwise.
  * `signals`: the routine needs the 64-bit stream memory operations. */
 void shmpi_stream_enter(const char *routine, CUstream stream, bool signals);
-/* PE pe's mapping of the symmetric device range [addr, addr+len) that
- * `what` of ROUTINE names; ends the job with one line if the range is not
- * in the device heap or a registered range. */
-char *shmpi_stream_peer(const char *routine, const char *what, const void *addr, size_t len,
-                        int pe);
-/* A copy on the stream (either side host or device memory). */
-void shmpi_stream_copy(const char *routine, void *to, const void *from, size_t len,
-                       CUstream stream);
-
 /* A copy on the stream of len bytes of world PE pe's symmetric device
  * memory at `from` (this PE's address) to `to`: through PE pe's mapping, or
  * the stream proxy where it is not mapped here (another machine). */
@@ -55,19 +48,6 @@ void *shmpi_stream_staging(const char *routine, size_t size);
 void shmpi_stream_release(const char *routine, void *staging, CUstream stream);
 void shmpi_stream_host_func(const char *routine, void (*fn)(void *data), void *data,
                             CUstream stream);
-
-/* Host routines on words in the device heap (or a registered range),
- * through shmpi's own stream, complete when they return: a signal (SET or
- * ADD) to PE pe's word; a fetch of it; a wait until this PE's word
- * compares (any comparison: the host fetches it at each look, serving as
- * every wait does), which returns the word's value then. */
-void shmpi_device_word_signal(const char *routine, uint64_t *sig_addr, uint64_t signal,
-                              int sig_op, int pe);
-uint64_t shmpi_device_word_fetch(const char *routine, const uint64_t *addr, int pe);
-/* The same for a variable of len bytes (the point-to-point waits and tests). */
-void shmpi_device_word_read(const char *routine, void *to, const void *addr, size_t len, int pe);
-uint64_t shmpi_device_word_wait(const char *routine, const uint64_t *addr, int cmp,
-                                uint64_t cmp_value);
 
 /* Start-up and finalize of the counts and of shmpi's kernel (device_heap.c
  * calls them). */

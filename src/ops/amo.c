@@ -54,6 +54,7 @@
  */
 #include "amo_internal.h"
 #include "device_heap.h"
+#include "device_reach.h"
 #include "stream.h"
 
 #include <string.h>

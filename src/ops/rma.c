@@ -18,6 +18,7 @@
 #include "amo.h"
 #include "copy.h"
 #include "device_heap.h"
+#include "device_reach.h"
 
 #include <limits.h>
 #include <pthread.h>

@@ -9,6 +9,7 @@
 #include "coll.h"
 #include "ctx.h"
 #include "device_heap.h"
+#include "device_life.h"
 #include "diagnose.h"
 #include "heap.h"
 #include "mpi_rma.h"
