@@ -204,12 +204,10 @@ static CUfunction fold_kernel(const char *routine)
             result = shmpi_cuda.module_get_function(&fold_function, fold_module, "shmpi_fold");
         }
         if (result != SHMPI_CUDA_SUCCESS && shmpi_g.env.debug && !said) {
-            const char *text = NULL;
-            shmpi_cuda.get_error_string(result, &text);
             shmpi_warn(routine,
                        "reductions on a stream fold on the host: the CUDA driver cannot load "
                        "shmpi's reduction kernel: %s (CUDA error %d)",
-                       text ? text : "unknown error", result);
+                       shmpi_cuda_error_text(result), result);
             said = true;
         }
         if (result != SHMPI_CUDA_SUCCESS)

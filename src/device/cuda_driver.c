@@ -45,13 +45,18 @@ void shmpi_cuda_load(const char *routine)
     shmpi_cuda_check(routine, "cuInit", shmpi_cuda.init(0));
 }
 
+const char *shmpi_cuda_error_text(CUresult result)
+{
+    const char *text = NULL;
+    if (shmpi_cuda.get_error_string)
+        shmpi_cuda.get_error_string(result, &text);
+    return text ? text : "unknown error";
+}
+
 void shmpi_cuda_check(const char *routine, const char *call, CUresult result)
 {
     if (SHMPI_LIKELY(result == SHMPI_CUDA_SUCCESS))
         return;
-    const char *text = NULL;
-    if (shmpi_cuda.get_error_string)
-        shmpi_cuda.get_error_string(result, &text);
-    shmpi_abort(routine, "%s failed: %s (CUDA error %d)", call, text ? text : "unknown error",
+    shmpi_abort(routine, "%s failed: %s (CUDA error %d)", call, shmpi_cuda_error_text(result),
                 result);
 }

@@ -181,5 +181,7 @@ void shmpi_cuda_load(const char *routine);
 /* Ends the job if `result` is not CUDA_SUCCESS: "ROUTINE: CALL failed:
  * the driver's text (code)". */
 void shmpi_cuda_check(const char *routine, const char *call, CUresult result);
+/* The driver's words for `result`, or "unknown error". */
+const char *shmpi_cuda_error_text(CUresult result);
 
 #endif /* SHMPI_CUDA_DRIVER_H */

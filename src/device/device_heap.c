@@ -232,13 +232,11 @@ char *shmpi_device_memory_start(const char *routine, int ordinal, size_t size)
     CUdeviceptr base = 0;
     CUresult result = shmpi_cuda.mem_alloc(&base, size);
     if (result != SHMPI_CUDA_SUCCESS) {
-        const char *text = NULL;
-        shmpi_cuda.get_error_string(result, &text);
         shmpi_abort(routine,
                     "cuMemAlloc of SHMPI_DEVICE_HEAP_SIZE=%zu bytes failed: %s (CUDA error "
                     "%d); lower SHMPI_DEVICE_HEAP_SIZE (the PEs sharing a GPU each take that "
                     "much)",
-                    size, text ? text : "unknown error", result);
+                    size, shmpi_cuda_error_text(result), result);
     }
     shmpi_cuda_check(routine, "cuMemsetD8Async",
                      shmpi_cuda.memset_d8_async(base, 0, size, device_stream));

@@ -90,12 +90,10 @@ static CUfunction signal_add_kernel(const char *routine)
     }
     pthread_mutex_unlock(&kernel_lock);
     if (result != SHMPI_CUDA_SUCCESS) {
-        const char *text = NULL;
-        shmpi_cuda.get_error_string(result, &text);
         shmpi_abort(routine,
                     "SHMEM_SIGNAL_ADD on a stream needs shmpi's atomic-add kernel, which the "
                     "CUDA driver cannot load: %s (CUDA error %d); use SHMEM_SIGNAL_SET",
-                    text ? text : "unknown error", result);
+                    shmpi_cuda_error_text(result), result);
     }
     return signal_add;
 }
