@@ -18,8 +18,9 @@ import sys
 import warnings
 
 from . import _lib
-from ._interop import (Array, Buffer, ShmpiError, ShmpiInvalid, array_info, dtype_name,
-                       itemsize, move_routine, reduce_routine, stream_handle)
+from ._interop import (DTYPES, REDUCE_OPS, Array, Buffer, ShmpiError, ShmpiInvalid, array_info,
+                       dtype_name, itemsize, move_routine, reduce_ops, reduce_routine,
+                       stream_handle)
 from .cuda import Stream, to_host, from_host
 
 __all__ = [
@@ -83,14 +84,20 @@ class InitStatus(enum.IntEnum):
 
 
 class Version:
-    def __init__(self, openshmem_spec_version="", nvshmem4py_version="", libnvshmem_version=""):
+    """python_path: which path the hot routines take, "compiled (shmpi._fast)" or
+    "ctypes (why)" (docs/python.md, "The compiled fast path")."""
+
+    def __init__(self, openshmem_spec_version="", nvshmem4py_version="", libnvshmem_version="",
+                 python_path=""):
         self.openshmem_spec_version = openshmem_spec_version
         self.nvshmem4py_version = nvshmem4py_version
         self.libnvshmem_version = libnvshmem_version
+        self.python_path = python_path
 
     def __repr__(self):
-        return ("shmpi.core: library %s, OpenSHMEM %s, package %s"
-                % (self.libnvshmem_version, self.openshmem_spec_version, self.nvshmem4py_version))
+        return ("shmpi.core: library %s, OpenSHMEM %s, package %s, calls %s"
+                % (self.libnvshmem_version, self.openshmem_spec_version, self.nvshmem4py_version,
+                   self.python_path))
 
 
 _state = {"initialized": False, "we_started": False}
@@ -178,6 +185,7 @@ def init(device=None, uid=None, rank=None, nranks=None, mpi_comm=None, initializ
     if rc != 0:
         raise ShmpiError("shmpi: shmemx_device_init(%d, %d) returned %d" % (ordinal, nbytes, rc))
     _state["initialized"] = True
+    _fast_setup()
     if mpi_comm is not None and hasattr(mpi_comm, "Get_size"):
         if mpi_comm.Get_size() != n_pes() or mpi_comm.Get_rank() != my_pe():
             raise ShmpiInvalid("shmpi: init: mpi_comm has %d ranks (this one %d), but the PEs "
@@ -219,7 +227,7 @@ def get_version():
         f.restype, f.argtypes = None, [ctypes.POINTER(ctypes.c_int)] * 2
         f(ctypes.byref(major), ctypes.byref(minor))
         spec = "%d.%d" % (major.value, minor.value)
-    return Version(spec, __version__, _lib.path() or "")
+    return Version(spec, __version__, _lib.path() or "", PYTHON_PATH)
 
 
 def _need_init(what):
@@ -804,3 +812,114 @@ def broadcast(team, dst_array, src_array, root=0, stream=None):
     routine, elem = move_routine("broadcast", d.dtype)
     _check_rc(_lib.need(routine)(_team(team, "broadcast"), d.ptr, s.ptr, d.nbytes // elem,
                                  int(root), stream_handle(stream)), routine)
+
+
+# ---- the compiled fast path (shmpi._fast; docs/python.md, "The compiled fast path") -------
+# The routines below are replaced by shmpi._fast's, which do the common case in C and
+# hand everything else, unchanged, to these Python functions (kept as _py.NAME).
+_FAST_ROUTINES = ("put", "get", "put_signal", "signal_op", "signal_wait", "barrier_all",
+                  "sync_all", "quiet", "barrier", "sync", "reduce", "fcollect")
+_FAST_SINGLES = ("shmem_n_pes", "shmem_team_n_pes", "shmemx_signal_op_on_stream",
+                 "shmemx_signal_wait_until_on_stream", "shmemx_barrier_all_on_stream",
+                 "shmemx_sync_all_on_stream", "shmemx_quiet_on_stream",
+                 "shmemx_barrier_on_stream", "shmemx_team_sync_on_stream")
+
+
+def _load_fast():
+    """(shmpi._fast or None, PYTHON_PATH's text)."""
+    if os.environ.get("SHMPI_PY_NO_FAST", "0") not in ("", "0"):
+        return None, "ctypes (SHMPI_PY_NO_FAST is set)"
+    try:
+        from . import _fast
+    except ImportError as e:
+        return None, "ctypes (no compiled shmpi._fast: %s)" % e
+    return _fast, "compiled (shmpi._fast)"
+
+
+def _typestr_table():
+    """typestr -> dtype index for every typestr dtype_name takes of the usual forms."""
+    names = list(DTYPES)
+    table = {}
+    for order in ("", "<", "|", "=", ">"):
+        for kind in "biufc":
+            for size in (1, 2, 4, 8, 16):
+                ts = "%s%s%d" % (order, kind, size)
+                try:
+                    table[ts] = names.index(dtype_name(ts))
+                except ShmpiInvalid:
+                    pass
+    return table
+
+
+def _numpy_formats():
+    """numpy's buffer format -> dtype index, for the dtypes array_info reads from numpy
+    arrays (through DLPack) as the same dtype: shmpi._fast reads numpy arrays by their
+    buffer, only where that agrees."""
+    numpy = sys.modules.get("numpy")
+    names = list(DTYPES)
+    table = {}
+    if numpy is None:
+        return table
+    for code in "?bhilqBHILQefdFD":
+        try:
+            a = numpy.zeros(2, dtype=code)
+            table[memoryview(a).format] = names.index(array_info(a).dtype)
+        except Exception:  # a dtype DLPack or shmpi does not take: the Python path
+            pass
+    return table
+
+
+def _fast_bind():
+    fast, why = _load_fast()
+    if fast is None:
+        return None, why
+    names = list(DTYPES)
+    slow = {name: globals()[name] for name in _FAST_ROUTINES}
+    fast.bind(slow, _state, Array, Stream, ShmpiError, {n: i for i, n in enumerate(names)},
+              _typestr_table(), {DTYPES[n][3]: i for i, n in enumerate(names)}, _numpy_formats)
+    return fast, why
+
+
+def _fast_setup():
+    """Gives shmpi._fast the library's routines (at init: the library is loaded)."""
+    if _fast is None:
+        return
+    lib = _lib.load()
+
+    def address(name):
+        f = _lib.routine(name) if name else None
+        return ctypes.cast(f, ctypes.c_void_p).value or 0 if f is not None else 0
+    names = list(DTYPES)
+    moves = {}
+    for kind in ("put", "get", "put_signal", "fcollect"):
+        moves[kind] = []
+        for n in names:
+            routine, elem = move_routine(kind, n)
+            moves[kind].append((address(routine), elem, routine))
+    reduces = []
+    for n in names:
+        row = []
+        for op in REDUCE_OPS:
+            routine = reduce_routine("reduce", n, op) if op in reduce_ops(n) else ""
+            row.append((address(routine), 1, routine))
+        reduces.append(row)
+    singles = {name: ctypes.cast(getattr(lib, name), ctypes.c_void_p).value or 0
+               for name in _FAST_SINGLES if hasattr(lib, name)}
+    try:
+        _fast.setup(singles, [itemsize(n) for n in names], moves, reduces, names.index("uint8"))
+    except ValueError:  # a library without some routine: the Python path says so per call
+        pass
+
+
+class _PythonRoutines:
+    """The Python functions of the hot routines (the reference, and the fallback)."""
+
+
+_py = _PythonRoutines()
+for _name in _FAST_ROUTINES:
+    setattr(_py, _name, globals()[_name])
+_fast, PYTHON_PATH = _fast_bind()
+if _fast is not None:
+    for _name in _FAST_ROUTINES:
+        globals()[_name] = getattr(_fast, _name)
+del _name
