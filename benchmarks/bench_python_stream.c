@@ -64,3 +64,10 @@ double bench_coll(int (*fn)(void *, void *, const void *, size_t, void *), void 
 {
     TIMED(fn(team, dst, src, count, stream));
 }
+
+/* --host: shmem_putmem / shmem_getmem on the host's symmetric heap */
+double bench_host_rma(void (*fn)(void *, const void *, size_t, int), void *dst, const void *src,
+                      size_t nbytes, int pe, long iters)
+{
+    TIMED(fn(dst, src, nbytes, pe));
+}

@@ -63,15 +63,17 @@ static struct {
     void (*barrier_all)(void *);
     void (*sync_all)(void *);
     void (*quiet)(void *);
+    void (*putmem)(void *, const void *, size_t, int);
+    void (*getmem)(void *, const void *, size_t, int);
     int (*barrier)(void *, void *);
     int (*team_sync)(void *, void *);
 } lib;
 
 static PyObject *state_dict, *array_type, *stream_type, *error_type, *dtype_index, *typestr_index,
     *dlpack_index, *numpy_formats, *numpy_formats_hook;
-static PyObject *s_initialized, *s_ptr, *s_shape, *s_dtype, *s_name, *s_cai, *s_data,
+static PyObject *s_host_only, *s_initialized, *s_ptr, *s_shape, *s_dtype, *s_name, *s_cai, *s_data,
     *s_typestr, *s_strides, *s_mask, *s_dlpack, *s_dlpack_device, *s_cuda_stream_proto,
-    *s_cuda_stream, *s_ptr_attr, *s_handle, *s_own_handle;
+    *s_cuda_stream, *s_ptr_attr, *s_handle, *s_own_handle, *s_device_type;
 
 static int initialized(void)
 {
@@ -265,10 +267,13 @@ static int read_stream(PyObject *s, uintptr_t *h)
 }
 
 /* ---- arrays --------------------------------------------------------------------------- */
+enum { DL_CPU = 1, DL_CUDA = 2 };
+
 struct arr {
     uintptr_t ptr;
     long long size, nbytes;
     int dtype;
+    int device;  /* DLPack's device type: DL_CPU for host memory */
 };
 
 enum { MAX_NDIM = 64 };
@@ -351,10 +356,11 @@ static int index_of(PyObject *table, PyObject *key, int *out)
     return 1;
 }
 
-static int finish(struct arr *a, uintptr_t ptr, long long size, int dtype)
+static int finish(struct arr *a, uintptr_t ptr, long long size, int dtype, int device)
 {
     if (dtype < 0 || dtype >= lib.n_dtypes)
         return 0;
+    a->device = device;
     a->ptr = ptr;
     a->size = size;
     a->dtype = dtype;
@@ -366,11 +372,14 @@ static int read_own_array(PyObject *obj, struct arr *a)
     PyObject *ptr = PyObject_GetAttr(obj, s_ptr);
     PyObject *shape = ptr ? PyObject_GetAttr(obj, s_shape) : NULL;
     PyObject *dtype = shape ? PyObject_GetAttr(obj, s_dtype) : NULL;
-    long long dims[MAX_NDIM], size;
+    PyObject *device = dtype ? PyObject_GetAttr(obj, s_device_type) : NULL;
+    long long dims[MAX_NDIM], size, dev;
     int ndim, t;
     uintptr_t p;
-    int ok = dtype != NULL && read_handle_value(ptr, &p) && read_shape(shape, dims, &ndim, &size)
-             && dtype_of_name(dtype, &t) && finish(a, p, size, t);
+    int ok = device != NULL && read_handle_value(ptr, &p) && read_shape(shape, dims, &ndim, &size)
+             && dtype_of_name(dtype, &t) && read_index(device, 1 << 16, &dev)
+             && finish(a, p, size, t, (int)dev);
+    Py_XDECREF(device);
     Py_XDECREF(ptr);
     Py_XDECREF(shape);
     Py_XDECREF(dtype);
@@ -442,7 +451,7 @@ static int read_cai(PyObject *cai, struct arr *a)
     uintptr_t p;
     if (!read_handle_value(PySequence_Fast_GET_ITEM(data, 0), &p))
         return 0;
-    return finish(a, p, size, t);
+    return finish(a, p, size, t, DL_CUDA);
 }
 
 /* DLPack's structs (dlpack.h, unversioned "dltensor" capsules). */
@@ -481,13 +490,14 @@ static int read_dlpack(PyObject *obj, PyObject *export, struct arr *a)
     if (ok && t->strides != NULL)
         ok = contiguous(dims, (const long long *)t->strides, t->ndim);
     uintptr_t p = (uintptr_t)t->data + (uintptr_t)t->byte_offset;
+    int t_device = t->device.device_type;
     Py_DECREF(capsule);  /* its producer's data stays: obj holds it */
     if (ok) {
         int bf16 = says_bfloat16(obj);
         ok = bf16 == 0;  /* a bfloat16 says so by its dtype's name: the Python path */
     }
     PyErr_Clear();
-    return ok && finish(a, p, size, dtype);
+    return ok && finish(a, p, size, dtype, t_device);
 }
 
 /* numpy's ndarray through the buffer protocol, as the Python path reads it through
@@ -519,7 +529,8 @@ static int read_numpy(PyObject *obj, struct arr *a)
         strides[i] = view.strides[i] / lib.itemsize[t];
         size *= dims[i];
     }
-    ok = ok && contiguous(dims, strides, view.ndim) && finish(a, (uintptr_t)view.buf, size, t);
+    ok = ok && contiguous(dims, strides, view.ndim) &&
+         finish(a, (uintptr_t)view.buf, size, t, DL_CPU);
     PyBuffer_Release(&view);
     PyErr_Clear();
     return ok;
@@ -622,10 +633,21 @@ static PyObject *rma(enum route route, enum move_kind kind, PyObject *const *arg
     if (!bind(args, nargs, kwnames, names, 4, 3, v) || !read_array(v[0], &d) ||
         !read_array(v[1], &s) || !read_pe(v[2], &pe) || !read_stream(v[3], &h))
         return SLOW(route);
+    long long nbytes = d.nbytes < s.nbytes ? d.nbytes : s.nbytes;
+    if ((kind == M_GET ? s.device : d.device) == DL_CPU) {
+        /* host_array memory: OpenSHMEM's own routines, no stream (core._rma) */
+        if (v[3] != NULL && v[3] != Py_None)
+            return SLOW(route);
+        Py_BEGIN_ALLOW_THREADS
+        (kind == M_GET ? lib.getmem : lib.putmem)((void *)d.ptr, (const void *)s.ptr,
+                                                  (size_t)nbytes, pe);
+        Py_END_ALLOW_THREADS
+        Py_RETURN_NONE;
+    }
     const struct routine *r = &lib.move[kind][d.dtype == s.dtype ? d.dtype : lib.uint8];
     if (r->fn == NULL)
         return SLOW(route);
-    size_t count = (size_t)((d.nbytes < s.nbytes ? d.nbytes : s.nbytes) / r->elem);
+    size_t count = (size_t)(nbytes / r->elem);
     Py_BEGIN_ALLOW_THREADS
     ((rma_fn)r->fn)((void *)d.ptr, (const void *)s.ptr, count, pe, (void *)h);
     Py_END_ALLOW_THREADS
@@ -715,8 +737,13 @@ static PyObject *stream_only(enum route route, void (*fn)(void *), PyObject *con
     static const char *const names[] = { "stream" };
     PyObject *v[1];
     uintptr_t h;
-    if (!bind(args, nargs, kwnames, names, 1, 0, v) || !read_stream(v[0], &h))
+    /* init(device_heap=False): with no stream these are the host's (the Python path) */
+    PyObject *host_only = PyDict_GetItemWithError(state_dict, s_host_only);
+    if (host_only != Py_False || !bind(args, nargs, kwnames, names, 1, 0, v) ||
+        !read_stream(v[0], &h)) {
+        PyErr_Clear();
         return SLOW(route);
+    }
     Py_BEGIN_ALLOW_THREADS
     fn((void *)h);
     Py_END_ALLOW_THREADS
@@ -934,6 +961,8 @@ static PyObject *fast_setup(PyObject *self, PyObject *args)
     SINGLE(barrier_all, "shmemx_barrier_all_on_stream")
     SINGLE(sync_all, "shmemx_sync_all_on_stream")
     SINGLE(quiet, "shmemx_quiet_on_stream")
+    SINGLE(putmem, "shmem_putmem")
+    SINGLE(getmem, "shmem_getmem")
     SINGLE(barrier, "shmemx_barrier_on_stream")
     SINGLE(team_sync, "shmemx_team_sync_on_stream")
 #undef SINGLE
@@ -1009,12 +1038,13 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__fast(void)
 {
     struct { PyObject **slot; const char *text; } strings[] = {
-        { &s_initialized, "initialized" }, { &s_ptr, "ptr" }, { &s_shape, "shape" },
+        { &s_initialized, "initialized" }, { &s_host_only, "host_only" }, { &s_ptr, "ptr" }, { &s_shape, "shape" },
         { &s_dtype, "dtype" }, { &s_name, "name" }, { &s_cai, "__cuda_array_interface__" },
         { &s_data, "data" }, { &s_typestr, "typestr" }, { &s_strides, "strides" },
         { &s_mask, "mask" }, { &s_dlpack, "__dlpack__" }, { &s_dlpack_device, "__dlpack_device__" },
         { &s_cuda_stream_proto, "__cuda_stream__" }, { &s_cuda_stream, "cuda_stream" },
         { &s_ptr_attr, "ptr" }, { &s_handle, "handle" }, { &s_own_handle, "_handle" },
+        { &s_device_type, "device_type" },
         { &barrier_name, "shmemx_barrier_on_stream" },
         { &team_sync_name, "shmemx_team_sync_on_stream" },
     };

@@ -18,7 +18,7 @@ import sys
 import warnings
 
 from . import _lib
-from ._interop import (DTYPES, REDUCE_OPS, Array, Buffer, ShmpiError, ShmpiInvalid, array_info,
+from ._interop import (DTYPES, REDUCE_OPS, kDLCPU, Array, Buffer, ShmpiError, ShmpiInvalid, array_info,
                        dtype_name, itemsize, move_routine, reduce_ops, reduce_routine,
                        stream_handle)
 from .cuda import Stream, to_host, from_host
@@ -36,7 +36,8 @@ __all__ = [
     "unregister_external_buffer", "array_get_buffer", "Array", "Buffer", "bytearray",
     "tensor", "bytetensor", "free_tensor", "get_peer_tensor", "tensor_get_buffer",
     # RMA and signals
-    "put", "get", "put_signal", "signal_op", "signal_wait", "quiet", "SignalOp",
+    "put", "get", "put_signal", "signal_op", "signal_wait", "quiet", "SignalOp", "p", "g",
+    "host_array", "free_host_array",
     "ComparisonType",
     # collectives
     "barrier", "sync", "barrier_all", "sync_all", "reduce", "reducescatter", "fcollect",
@@ -100,7 +101,8 @@ class Version:
                    self.python_path))
 
 
-_state = {"initialized": False, "we_started": False}
+# host_only: init(device_heap=False); barrier_all/sync_all/quiet are then the host's.
+_state = {"initialized": False, "we_started": False, "host_only": False}
 # Symmetric allocations of array()/buffer(), in order: data pointer -> bytes.
 _allocations = {}
 # Ranges of register_external_array(): data pointer -> bytes.
@@ -151,7 +153,7 @@ def _library_initialized():
 
 
 def init(device=None, uid=None, rank=None, nranks=None, mpi_comm=None, initializer_method="",
-         heap_size=0, thread_level=None):
+         heap_size=0, thread_level=None, device_heap=True):
     """Starts OpenSHMEM over MPI, unless it runs already (shmem4py, or the program, called
     shmem_init: then it is not started again), then the device heap:
     shmemx_device_init(device, heap_size), a no-op if shmem_init started it (with
@@ -163,7 +165,8 @@ def init(device=None, uid=None, rank=None, nranks=None, mpi_comm=None, initializ
     SHMPI_DEVICE_HEAP_SIZE, else 1 GiB.  initializer_method: "mpi" (or "emulated_mpi",
     or "" meaning "mpi"); "uid" is NVSHMEM's own and not supported.  mpi_comm: the PEs are
     those of MPI_COMM_WORLD; a communicator given must hold them all, in their order.
-    thread_level: if given, shmem_init_thread(thread_level) instead of shmem_init()."""
+    thread_level: if given, shmem_init_thread(thread_level) instead of shmem_init().
+    device_heap=False: no device heap (no GPU needed): host_array() and the host routines."""
     if initializer_method not in ("", "mpi", "emulated_mpi"):
         raise ShmpiInvalid("shmpi: init: initializer_method %r: shmpi starts over MPI only "
                            "(initializer_method=\"mpi\")" % (initializer_method,))
@@ -181,10 +184,11 @@ def init(device=None, uid=None, rank=None, nranks=None, mpi_comm=None, initializ
         else:
             lib.shmem_init()
         _state["we_started"] = True
-    rc = _lib.need("shmemx_device_init")(ordinal, nbytes)
+    rc = _lib.need("shmemx_device_init")(ordinal, nbytes) if device_heap else 0
     if rc != 0:
         raise ShmpiError("shmpi: shmemx_device_init(%d, %d) returned %d" % (ordinal, nbytes, rc))
     _state["initialized"] = True
+    _state["host_only"] = not device_heap
     _fast_setup()
     if mpi_comm is not None and hasattr(mpi_comm, "Get_size"):
         if mpi_comm.Get_size() != n_pes() or mpi_comm.Get_rank() != my_pe():
@@ -205,6 +209,12 @@ def finalize():
         for ptr in reversed(list(_allocations)):
             lib.shmemx_device_free(ptr)
         _allocations.clear()
+    if _host_allocations:
+        warnings.warn("shmpi.core.finalize: %d host arrays were not freed; freeing them"
+                      % len(_host_allocations), stacklevel=2)
+        for ptr in reversed(list(_host_allocations)):
+            lib.shmem_free(ptr)
+        _host_allocations.clear()
     _state["initialized"] = False
     if _state["we_started"]:
         _state["we_started"] = False
@@ -608,6 +618,74 @@ get_peer_tensor = get_peer_array
 tensor_get_buffer = array_get_buffer
 
 
+# ---- host memory: the symmetric heap of shmem_malloc, as numpy arrays ------------------
+# host_array()'s allocations: data pointer -> bytes.
+_host_allocations = {}
+
+
+def host_array(shape, dtype="float32"):
+    """A numpy array over symmetric host memory (shmem_malloc; collective), so a program
+    runs without a GPU (init(device_heap=False)): put/get/p/g take it as the symmetric
+    side, with no stream.  Free it with free_host_array()."""
+    import numpy
+    _need_init("host_array")
+    shape = (shape,) if isinstance(shape, int) else tuple(int(n) for n in shape)
+    name = dtype_name(dtype)
+    if name == "bfloat16":
+        raise ShmpiInvalid("shmpi: host_array: numpy has no bfloat16")
+    if any(n < 0 for n in shape):
+        raise ShmpiInvalid("shmpi: host_array: shape %r has a negative dimension" % (shape,))
+    count = math.prod(shape)
+    nbytes = max(count, 1) * itemsize(name)
+    ptr = _lib.load().shmem_malloc(nbytes)
+    if not ptr:
+        raise ShmpiError("shmpi: host_array: shmem_malloc(%d) returned NULL: the symmetric "
+                         "heap is full (SHMEM_SYMMETRIC_SIZE)" % nbytes)
+    _host_allocations[ptr] = nbytes
+    memory = (ctypes.c_char * nbytes).from_address(ptr)
+    return numpy.frombuffer(memory, dtype=name, count=count).reshape(shape)
+
+
+def free_host_array(array):
+    """Frees an array of host_array() (collective: shmem_free)."""
+    _need_init("free_host_array")
+    info = array_info(array, "free_host_array")
+    if info.ptr not in _host_allocations:
+        raise ShmpiInvalid("shmpi: free_host_array: 0x%x is no array of host_array() (or it "
+                           "was freed)" % info.ptr)
+    del _host_allocations[info.ptr]
+    _lib.load().shmem_free(info.ptr)
+
+
+def _host_element(array, remote_pe, what):
+    _need_init(what)
+    info = array_info(array, what)
+    if info.device_type != kDLCPU:
+        raise ShmpiInvalid("shmpi: %s: the array is device memory; p and g take host_array()s"
+                           % what)
+    if info.nbytes < 1:
+        raise ShmpiInvalid("shmpi: %s: the array is empty" % what)
+    return info, _pe(remote_pe, what)
+
+
+def p(dst, value, remote_pe):
+    """dst's first element on PE remote_pe = value (dst: a host_array(); shmem_putmem of
+    one element, as shmem_TYPE_p)."""
+    import numpy
+    info, pe = _host_element(dst, remote_pe, "p")
+    v = numpy.array([value], dtype=info.dtype)
+    _lib.load().shmem_putmem(info.ptr, v.ctypes.data, v.nbytes, pe)
+
+
+def g(src, remote_pe):
+    """src's first element on PE remote_pe (src: a host_array(); shmem_TYPE_g)."""
+    import numpy
+    info, pe = _host_element(src, remote_pe, "g")
+    v = numpy.zeros(1, dtype=info.dtype)
+    _lib.load().shmem_getmem(v.ctypes.data, info.ptr, v.nbytes, pe)
+    return v[0].item()
+
+
 # ---- RMA and signals --------------------------------------------------------------------
 def _pe(pe, what):
     p = int(pe)
@@ -635,6 +713,15 @@ def _rma(kind, dst, src, remote_pe, stream, signal=None):
     pe = _pe(remote_pe, what)
     h = stream_handle(stream)
     nbytes = min(d.nbytes, s.nbytes)
+    symmetric = s if kind == "get" else d
+    if symmetric.device_type == kDLCPU and signal is None:
+        # the host's symmetric heap (host_array): OpenSHMEM's own routines, no stream
+        if stream is not None:
+            raise ShmpiInvalid("shmpi: %s: the symmetric array is host memory (host_array): "
+                               "give no stream" % what)
+        host = _lib.load().shmem_getmem if kind == "get" else _lib.load().shmem_putmem
+        host(d.ptr, s.ptr, nbytes, pe)
+        return
     name = d.dtype if d.dtype == s.dtype else "uint8"
     routine, elem = move_routine(kind, name)
     f = _lib.need(routine)
@@ -647,12 +734,14 @@ def _rma(kind, dst, src, remote_pe, stream, signal=None):
 
 def put(dst, src, remote_pe=-1, stream=None):
     """Copies src (local: device or host) into dst on PE remote_pe (symmetric), on `stream`:
-    min(dst.nbytes, src.nbytes) bytes."""
+    min(dst.nbytes, src.nbytes) bytes.  A dst of host_array() is put by shmem_putmem
+    (stream None)."""
     _rma("put", dst, src, remote_pe, stream)
 
 
 def get(dst, src, remote_pe=-1, stream=None):
-    """Copies src on PE remote_pe (symmetric) into the local dst, on `stream`."""
+    """Copies src on PE remote_pe (symmetric) into the local dst, on `stream`.  A src of
+    host_array() is read by shmem_getmem (stream None): dst holds it on return."""
     _rma("get", dst, src, remote_pe, stream)
 
 
@@ -706,6 +795,9 @@ def quiet(stream=None):
     """`stream` waits for this PE's earlier puts (of the stream, and the host routines'
     nonblocking copies to the device heap)."""
     _need_init("quiet")
+    if _state["host_only"] and stream is None:
+        _lib.load().shmem_quiet()
+        return
     _lib.need("shmemx_quiet_on_stream")(stream_handle(stream))
 
 
@@ -731,11 +823,17 @@ def sync(team, stream=None):
 
 def barrier_all(stream=None):
     _need_init("barrier_all")
+    if _state["host_only"] and stream is None:
+        _lib.load().shmem_barrier_all()
+        return
     _lib.need("shmemx_barrier_all_on_stream")(stream_handle(stream))
 
 
 def sync_all(stream=None):
     _need_init("sync_all")
+    if _state["host_only"] and stream is None:
+        _lib.load().shmem_sync_all()
+        return
     _lib.need("shmemx_sync_all_on_stream")(stream_handle(stream))
 
 
@@ -819,7 +917,7 @@ def broadcast(team, dst_array, src_array, root=0, stream=None):
 # hand everything else, unchanged, to these Python functions (kept as _py.NAME).
 _FAST_ROUTINES = ("put", "get", "put_signal", "signal_op", "signal_wait", "barrier_all",
                   "sync_all", "quiet", "barrier", "sync", "reduce", "fcollect")
-_FAST_SINGLES = ("shmem_n_pes", "shmem_team_n_pes", "shmemx_signal_op_on_stream",
+_FAST_SINGLES = ("shmem_n_pes", "shmem_team_n_pes", "shmem_putmem", "shmem_getmem", "shmemx_signal_op_on_stream",
                  "shmemx_signal_wait_until_on_stream", "shmemx_barrier_all_on_stream",
                  "shmemx_sync_all_on_stream", "shmemx_quiet_on_stream",
                  "shmemx_barrier_on_stream", "shmemx_team_sync_on_stream")
