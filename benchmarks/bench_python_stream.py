@@ -89,6 +89,22 @@ def commit():
         return "unknown"
 
 
+def fastest(kinds, batches, batch, settle, lib):
+    """{kind: us per call of its fastest batch}: each kind warmed up once, then `batches`
+    rounds of one batch per kind in turn, `settle()` after each batch (untimed)."""
+    times = {k: [] for k, _ in kinds}
+    for _, f in kinds:
+        f(batch)
+        settle()
+    lib.shmem_barrier_all()
+    for _ in range(batches):
+        for k, f in kinds:
+            times[k].append(f(batch))
+            settle()
+    lib.shmem_barrier_all()
+    return {k: min(v) for k, v in times.items()}
+
+
 def size_name(n):
     return "%d MiB" % (n >> 20) if n >= 1 << 20 else "%d KiB" % (n >> 10) if n >= 1024 \
         else "%d B" % n
@@ -123,16 +139,8 @@ def host_main(args, helper):
             "get ctypes": python_loop("get(src, dst, peer)", dict(get=nvshmem._py.get, dst=dst,
                                                                    src=src, peer=peer)),
         }
-        times = {k: [] for k in kinds}
-        for k, f in kinds.items():
-            f(batch)
-        lib.shmem_barrier_all()
-        for _ in range(max(calls // batch, 1)):
-            for k, f in kinds.items():
-                times[k].append(f(batch))
-            lib.shmem_quiet()
-        lib.shmem_barrier_all()
-        rows.append((size, {k: min(v) for k, v in times.items()}))
+        rows.append((size, fastest(list(kinds.items()), max(calls // batch, 1), batch,
+                                   lib.shmem_quiet, lib)))
         if me == 0 and args.verbose:
             print("row %d: %s" % (size, rows[-1][1]), file=sys.stderr, flush=True)
     nvshmem.free_host_array(sym)
@@ -234,19 +242,7 @@ def main():
     for name, call, c_loop in rows:
         kinds = [("C", c_loop), ("compiled", python_loop(call, py_fast)),
                  ("ctypes", python_loop(call, py_ctypes))]
-        times = {k: [] for k, _ in kinds}
-        for k, f in kinds:  # warm-up
-            if args.verbose:
-                print("PE %d: %s %s" % (me, name, k), file=sys.stderr, flush=True)
-            f(args.batch)
-            s.synchronize()
-        lib.shmem_barrier_all()
-        for _ in range(batches):
-            for k, f in kinds:
-                times[k].append(f(args.batch))
-                s.synchronize()
-        lib.shmem_barrier_all()
-        results.append((name, {k: min(v) for k, v in times.items()}))
+        results.append((name, fastest(kinds, batches, args.batch, s.synchronize, lib)))
         if me == 0 and args.verbose:
             print("row %s: %s" % (name, results[-1][1]), file=sys.stderr, flush=True)
     nvshmem.free_array(dst)

@@ -474,6 +474,7 @@ static int read_dlpack(PyObject *obj, PyObject *export, struct arr *a)
     }
     const DLTensor *t = PyCapsule_GetPointer(capsule, "dltensor");
     int ok = t->dtype.lanes == 1 && t->ndim >= 0 && t->ndim <= MAX_NDIM &&
+             (t->ndim == 0 || t->shape != NULL) &&
              (t->device.device_type == 1 || t->device.device_type == 2 ||
               t->device.device_type == 3 || t->device.device_type == 13);
     int dtype = -1;
@@ -518,7 +519,8 @@ static int read_numpy(PyObject *obj, struct arr *a)
         PyErr_Clear();
         return 0;
     }
-    int t, ok = !view.readonly && view.ndim <= MAX_NDIM && view.format != NULL;
+    int t, ok = !view.readonly && view.ndim <= MAX_NDIM && view.format != NULL &&
+                (view.ndim == 0 || (view.shape != NULL && view.strides != NULL));
     PyObject *format = ok ? PyUnicode_FromString(view.format) : NULL;
     ok = format != NULL && index_of(numpy_formats, format, &t);
     Py_XDECREF(format);

@@ -319,6 +319,8 @@ def read_capsule(capsule):
     if t.dtype.lanes != 1:
         raise ShmpiInvalid("shmpi: DLPack dtype with %d lanes has no shmpi routines" % t.dtype.lanes)
     name = dtype_name((t.dtype.code, t.dtype.bits))
+    if t.ndim < 0 or (t.ndim and not t.shape):
+        raise ShmpiInvalid("shmpi: DLPack tensor of %d dimensions without a shape" % t.ndim)
     shape = tuple(t.shape[i] for i in range(t.ndim))
     strides = tuple(t.strides[i] for i in range(t.ndim)) if t.strides else None
     ptr = (t.data or 0) + t.byte_offset

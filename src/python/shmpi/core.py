@@ -203,18 +203,14 @@ def finalize():
     if not _state["initialized"]:
         return
     lib = _lib.load()
-    if _allocations:
-        warnings.warn("shmpi.core.finalize: %d symmetric arrays were not freed; freeing them"
-                      % len(_allocations), stacklevel=2)
-        for ptr in reversed(list(_allocations)):
-            lib.shmemx_device_free(ptr)
-        _allocations.clear()
-    if _host_allocations:
-        warnings.warn("shmpi.core.finalize: %d host arrays were not freed; freeing them"
-                      % len(_host_allocations), stacklevel=2)
-        for ptr in reversed(list(_host_allocations)):
-            lib.shmem_free(ptr)
-        _host_allocations.clear()
+    for allocations, free, what in ((_allocations, lib.shmemx_device_free, "symmetric arrays"),
+                                    (_host_allocations, lib.shmem_free, "host arrays")):
+        if allocations:
+            warnings.warn("shmpi.core.finalize: %d %s were not freed; freeing them"
+                          % (len(allocations), what), stacklevel=2)
+            for ptr in reversed(list(allocations)):
+                free(ptr)
+            allocations.clear()
     _state["initialized"] = False
     if _state["we_started"]:
         _state["we_started"] = False
