@@ -1,5 +1,8 @@
-"""shmpi.core: NVSHMEM4Py's nvshmem.core (0.1.x) names and signatures over shmpi's stream
-routines (shmemx.h: shmemx_*_on_stream, shmemx_device_*), through ctypes.
+"""shmpi.core: NVSHMEM4Py's nvshmem.core names and signatures (0.1.x, and 0.4.1's as
+docs/python.md's table says) over shmpi's stream routines (shmemx.h: shmemx_*_on_stream,
+shmemx_device_*), through ctypes, the hot routines through the compiled shmpi._fast where
+it is built (get_version().python_path says which), and host memory (host_array) without a
+GPU.
 
     import shmpi.core as nvshmem        # for code written `nvshmem.init(...)`
     # or: import shmpi as nvshmem       # for code written `nvshmem.core.init(...)`
@@ -35,6 +38,7 @@ __all__ = [
     "register_external_array", "unregister_external_array", "register_external_buffer",
     "unregister_external_buffer", "array_get_buffer", "Array", "Buffer", "bytearray",
     "tensor", "bytetensor", "free_tensor", "get_peer_tensor", "tensor_get_buffer",
+    "register_external_tensor", "unregister_external_tensor",
     # RMA and signals
     "put", "get", "put_signal", "signal_op", "signal_wait", "quiet", "SignalOp", "p", "g",
     "host_array", "free_host_array",
@@ -586,6 +590,8 @@ def unregister_external_array(array):
 
 register_external_buffer = register_external_array
 unregister_external_buffer = unregister_external_array
+register_external_tensor = register_external_array  # a tensor is an array (DLPack)
+unregister_external_tensor = unregister_external_array
 
 
 def bytearray(shape, release=False, morder="C"):
