@@ -10,10 +10,12 @@
  */
 #include "status_page.h"
 
-#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +30,7 @@ static uint64_t realtime_ms(void)
 
 struct job {
     char id[24];
+    uid_t uid; /* whose: root's shmpi_info lists every user's jobs */
     int here, n_pes, nodes, lowest_pe;
     uint64_t start_ms, heap_size, heap_used;
     char command[SHMPI_STATUS_COMMAND];
@@ -37,14 +40,16 @@ struct jobs {
     struct job *job;
     int n, room;
 };
-static bool count_job(const char *path, const struct shmpi_status_page *page, void *arg)
+static bool count_job(const char *path, const struct shmpi_status_page *page,
+                      const struct stat *st, void *arg)
 {
     (void)path;
     struct jobs *jobs = arg;
     if (!shmpi_status_alive(page))
         return true;
     int j = 0;
-    while (j < jobs->n && strcmp(jobs->job[j].id, page->job) != 0)
+    while (j < jobs->n &&
+           (strcmp(jobs->job[j].id, page->job) != 0 || jobs->job[j].uid != st->st_uid))
         j++;
     if (j == jobs->n) {
         if (jobs->n == jobs->room) {
@@ -59,6 +64,7 @@ static bool count_job(const char *path, const struct shmpi_status_page *page, vo
         memset(new_job, 0, sizeof *new_job);
         snprintf(new_job->id, sizeof new_job->id, "%s", page->job);
         new_job->lowest_pe = -1;
+        new_job->uid = st->st_uid;
         new_job->start_ms = page->start_ms;
     }
     struct job *job = &jobs->job[j];
@@ -126,15 +132,19 @@ static int list_jobs(int parsable)
             printf("job:%s:heap_size:%llu\njob:%s:heap_used:%llu\njob:%s:seconds:%llu\n", id,
                    (unsigned long long)job[j].heap_size, id,
                    (unsigned long long)job[j].heap_used, id, (unsigned long long)seconds);
-            printf("job:%s:command:%s\n", id, job[j].command);
+            printf("job:%s:uid:%u\njob:%s:command:%s\n", id, (unsigned)job[j].uid, id,
+                   job[j].command);
             continue;
         }
         char used[32], size[32], heap[72], pes[32];
         snprintf(heap, sizeof heap, "%s / %s", bytes_text(job[j].heap_used, used, sizeof used),
                  bytes_text(job[j].heap_size, size, sizeof size));
         snprintf(pes, sizeof pes, "%d of %d", job[j].here, job[j].n_pes);
-        printf("%-9s %-11s %-5d %-24s %-9s %s\n", job[j].id, pes, job[j].nodes, heap,
-               duration_text(seconds, size, sizeof size), job[j].command);
+        char owner[32] = "";
+        if (job[j].uid != geteuid())
+            snprintf(owner, sizeof owner, "(uid %u) ", (unsigned)job[j].uid);
+        printf("%-9s %-11s %-5d %-24s %-9s %s%s\n", job[j].id, pes, job[j].nodes, heap,
+               duration_text(seconds, size, sizeof size), owner, job[j].command);
     }
     if (!parsable && n == 0)
         printf("(no shmpi job runs on this machine)\n");
@@ -142,27 +152,32 @@ static int list_jobs(int parsable)
     return 0;
 }
 
+struct pid_search {
+    long pid;
+    char *id;
+    size_t len;
+    bool found;
+};
+static bool match_pid(const char *path, const struct shmpi_status_page *page,
+                      const struct stat *st, void *arg)
+{
+    (void)path, (void)st;
+    struct pid_search *search = arg;
+    if (page->pid != search->pid)
+        return true;
+    snprintf(search->id, search->len, "%s", page->job);
+    search->found = true;
+    return false;
+}
+
 /* The job of the PE whose process is pid: its id in id, else false. */
 static int job_of_pid(long pid, char *id, size_t len)
 {
-    DIR *dir = opendir(SHMPI_STATUS_DIR);
-    int found = 0;
-    struct shmpi_status_page page;
-    char path[512];
-    for (struct dirent *e; dir && !found && (e = readdir(dir));) {
-        if (strncmp(e->d_name, SHMPI_STATUS_PREFIX, strlen(SHMPI_STATUS_PREFIX)) != 0)
-            continue;
-        snprintf(path, sizeof path, SHMPI_STATUS_DIR "/%s", e->d_name);
-        if (shmpi_status_read(path, &page) && page.pid == pid) {
-            snprintf(id, len, "%s", page.job);
-            found = 1;
-        }
-    }
-    if (dir)
-        closedir(dir);
-    if (!found)
+    struct pid_search search = {pid, id, len, false};
+    shmpi_status_each("", match_pid, &search);
+    if (!search.found)
         fprintf(stderr, "shmpi_info: process %ld is no PE of a shmpi job running here\n", pid);
-    return found;
+    return search.found;
 }
 
 /* The job JOB names (a prefix of its id), or the only one; false: said why. */
@@ -251,49 +266,68 @@ static void usage(FILE *to)
                 "       shmpi_info --waits [JOB | --pid PID] [--parsable] [--watch SECONDS]\n");
 }
 
-int main(int argc, char **argv)
+struct options {
+    int jobs, waits, parsable;
+    double watch;
+    long pid;
+    const char *wanted;
+};
+
+/* The command line into *o; 0, or the exit status after a line on stderr. */
+static int parse_options(int argc, char **argv, struct options *o)
 {
-    int jobs = 0, waits = 0, parsable = 0;
-    double watch = 0;
-    long pid = 0;
-    const char *wanted = NULL;
+    *o = (struct options){0};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--jobs"))
-            jobs = 1;
+            o->jobs = 1;
         else if (!strcmp(argv[i], "--waits"))
-            waits = 1;
+            o->waits = 1;
         else if (!strcmp(argv[i], "--parsable") || !strcmp(argv[i], "--parseable"))
-            parsable = 1;
+            o->parsable = 1;
         else if (!strcmp(argv[i], "--watch") && i + 1 < argc) {
             char *end;
-            watch = strtod(argv[++i], &end);
-            if (*end || watch <= 0) {
-                fprintf(stderr, "shmpi_info: --watch %s: expected seconds > 0\n", argv[i]);
+            o->watch = strtod(argv[++i], &end);
+            /* (at most a day: a NaN or a huge value would make no pause) */
+            if (end == argv[i] || *end || !(o->watch > 0 && o->watch <= 86400)) {
+                fprintf(stderr, "shmpi_info: --watch %s: expected seconds > 0 (at most 86400)\n",
+                        argv[i]);
                 return 2;
             }
         } else if (!strcmp(argv[i], "--pid") && i + 1 < argc) {
             char *end;
-            pid = strtol(argv[++i], &end, 10);
-            if (*end || pid <= 0) {
+            errno = 0;
+            o->pid = strtol(argv[++i], &end, 10);
+            if (end == argv[i] || *end || errno || o->pid <= 0 || o->pid > INT32_MAX) {
                 fprintf(stderr, "shmpi_info: --pid %s: expected a process id\n", argv[i]);
                 return 2;
             }
-        } else if (argv[i][0] != '-' && waits && !wanted)
-            wanted = argv[i];
+        } else if (argv[i][0] != '-' && o->waits && !o->wanted)
+            o->wanted = argv[i];
         else {
             fprintf(stderr, "shmpi_info: unknown option '%s' (try shmpi_info --help)\n",
                     argv[i]);
             return 2;
         }
     }
-    if (jobs == waits) {
+    if (o->jobs == o->waits) {
         usage(stderr);
         return 2;
     }
-    if (jobs)
-        return list_jobs(parsable);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct options o;
+    int status = parse_options(argc, argv, &o);
+    if (status)
+        return status;
+    if (o.jobs)
+        return list_jobs(o.parsable);
+    double watch = o.watch;
+    int parsable = o.parsable;
     char id[24];
-    if (pid ? !job_of_pid(pid, id, sizeof id) : !choose_job(wanted, id, sizeof id))
+    if (o.pid ? !job_of_pid(o.pid, id, sizeof id) : !choose_job(o.wanted, id, sizeof id))
         return 1;
     if (!show_waits(id, parsable)) {
         fprintf(stderr, "shmpi_info: job %s has ended\n", id);

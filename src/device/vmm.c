@@ -5,8 +5,14 @@
  * The descriptor goes to a peer by pidfd_getfd(pidfd_open(pid), fd) where
  * the kernel allows it (Linux 5.6, and ptrace rights over the exporter),
  * else as SCM_RIGHTS datagrams to a Unix socket the receiver binds in the
- * abstract namespace (no file is left behind), named after its PID, PE and
- * the registration's serial.  SHMPI_FD_PASSING forces either path.
+ * abstract namespace (no file is left behind), named after its PID, PE, the
+ * registration's serial and a random number the PEs exchange through MPI.
+ * Abstract sockets have no permissions and every local user can read their
+ * names (/proc/net/unix), so the receiver believes only what the kernel
+ * attests (SO_PASSCRED): a datagram counts only if its sender's pid is that
+ * of the PE it names and its uid this process's; anything else is dropped
+ * and the wait goes on (docs/security.md).  SHMPI_FD_PASSING forces either
+ * path.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1
@@ -24,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -39,6 +46,10 @@
 #endif
 
 #define HANDOVER_TIMEOUT_S 60
+/* Names tried when something else holds the receiving socket's name. */
+#define BIND_TRIES 4
+/* Dropped datagrams said one by one under SHMEM_DEBUG (then only counted). */
+#define DROPS_SAID 8
 
 static const char *driver_text(CUresult result)
 {
@@ -114,17 +125,35 @@ static int take_by_pidfd(const struct shmpi_vmm_card *card)
     return fd < 0 ? -error : (int)fd;
 }
 
+/* What a receiving PE tells the others through MPI: how many descriptors it
+ * lacks and the random part of its socket's name. */
+struct socket_card {
+    int missing;
+    unsigned nonce[2];
+};
+
 /* The abstract-namespace address of PE pe's receiving socket for this
  * registration; returns its length. */
 static socklen_t socket_address(struct sockaddr_un *address, int pid, int pe,
-                                unsigned serial)
+                                unsigned serial, const unsigned nonce[2])
 {
     memset(address, 0, sizeof *address);
     address->sun_family = AF_UNIX;
     /* sun_path[0] = 0: the abstract namespace, gone with the socket */
     int n = snprintf(address->sun_path + 1, sizeof address->sun_path - 1,
-                     "shmpi-fd-%d-pe%d-%u", pid, pe, serial);
+                     "shmpi-fd-%d-pe%d-%u-%08x%08x", pid, pe, serial, nonce[0], nonce[1]);
     return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
+}
+
+/* Unpredictable bits (no one can hold the name before it is bound). */
+static void random_nonce(unsigned nonce[2])
+{
+    if (getrandom(nonce, 2 * sizeof *nonce, 0) != (ssize_t)(2 * sizeof *nonce)) {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        nonce[0] = (unsigned)t.tv_nsec * 2654435761u ^ (unsigned)getpid();
+        nonce[1] = (unsigned)t.tv_sec ^ (unsigned)(uintptr_t)&t;
+    }
 }
 
 static double seconds(void)
@@ -156,25 +185,65 @@ static int send_fd(int sock, const struct sockaddr_un *to, socklen_t to_len, int
     return sendmsg(sock, &msg, MSG_DONTWAIT | MSG_NOSIGNAL) < 0 ? errno : 0;
 }
 
-/* Receives one descriptor: sets *from to the sender's PE; returns the
- * descriptor, -1 when none is queued. */
-static int receive_fd(int sock, int *from)
+/* Descriptors one datagram may carry before the kernel truncates (and
+ * closes the rest): a stranger's may carry several. */
+#define FDS_PER_DATAGRAM 8
+
+enum received { RECEIVED_NONE, RECEIVED_FD, RECEIVED_DROPPED };
+
+/* Receives one datagram.  RECEIVED_FD: one descriptor from a PE of this job,
+ * its PE in *from, the descriptor in *fd: the sender's pid (attested by the
+ * kernel) is that PE's and its (real) uid this process's.  RECEIVED_DROPPED:
+ * anything else, its descriptors closed, said under SHMEM_DEBUG. */
+static enum received receive_fd(const char *routine, int sock,
+                                const struct shmpi_vmm_card *cards, int *from, int *fd,
+                                int *dropped)
 {
-    struct iovec iov = {.iov_base = from, .iov_len = sizeof *from};
+    int claimed = -1;
+    struct iovec iov = {.iov_base = &claimed, .iov_len = sizeof claimed};
     union {
-        char buf[CMSG_SPACE(sizeof(int))];
+        char buf[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(FDS_PER_DATAGRAM * sizeof(int))];
         struct cmsghdr align;
     } control;
     struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = control.buf,
                          .msg_controllen = sizeof control.buf};
-    if (recvmsg(sock, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC) != (ssize_t)sizeof *from)
-        return -1;
-    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-    if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-        return -1;
-    int fd;
-    memcpy(&fd, CMSG_DATA(c), sizeof fd);
-    return fd;
+    ssize_t got = recvmsg(sock, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    if (got < 0)
+        return RECEIVED_NONE;
+    struct ucred cred = {.pid = 0, .uid = (uid_t)-1, .gid = (gid_t)-1};
+    bool attested = false;
+    int fds[FDS_PER_DATAGRAM], n_fds = 0;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level != SOL_SOCKET)
+            continue;
+        if (c->cmsg_type == SCM_CREDENTIALS && c->cmsg_len >= CMSG_LEN(sizeof cred)) {
+            memcpy(&cred, CMSG_DATA(c), sizeof cred);
+            attested = true;
+        } else if (c->cmsg_type == SCM_RIGHTS) {
+            size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            for (size_t i = 0; i < count && n_fds < FDS_PER_DATAGRAM; i++)
+                memcpy(&fds[n_fds++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+        }
+    }
+    int n = shmpi_g.n_pes;
+    bool genuine = got == (ssize_t)sizeof claimed && !(msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) &&
+                   n_fds == 1 && attested && claimed >= 0 && claimed < n &&
+                   claimed != shmpi_g.my_pe && cards[claimed].alloc_size &&
+                   cred.pid == cards[claimed].pid && cred.uid == getuid();
+    if (genuine) {
+        *from = claimed;
+        *fd = fds[0];
+        return RECEIVED_FD;
+    }
+    for (int i = 0; i < n_fds; i++)
+        close(fds[i]);
+    int said = (*dropped)++;
+    if (shmpi_g.env.debug && said < DROPS_SAID)
+        shmpi_warn(routine, "dropped a datagram on the CUDA VMM descriptor socket from pid %d "
+                   "(uid %d), %zd bytes, %d descriptors, claiming PE %d: not that PE's process",
+                   (int)cred.pid, (int)cred.uid, got, n_fds,
+                   got == (ssize_t)sizeof claimed ? claimed : -1);
+    return RECEIVED_DROPPED;
 }
 
 /* The PEs whose ranges are mapped here (device_heap.h). */
@@ -184,11 +253,12 @@ static bool same_machine(int pe)
 }
 
 /* The socket path: this PE sends its descriptor to each PE of the machine
- * that still lacks some (missing[pe] > 0), and receives one from each VMM
+ * that still lacks some (peers[pe].missing > 0), and receives one from each VMM
  * exporter of the machine if it lacks some itself (bound to `sock`).  Sends
  * never block, so no two PEs wait on each other's full queues. */
 static void hand_over_by_socket(const char *routine, const struct shmpi_vmm_card *cards,
-                                const int *missing, int sock, unsigned serial, int *fds)
+                                const struct socket_card *peers, int sock, unsigned serial,
+                                int *fds)
 {
     int n = shmpi_g.n_pes, me = shmpi_g.my_pe;
     bool *sent = calloc((size_t)n, sizeof *sent);
@@ -197,22 +267,23 @@ static void hand_over_by_socket(const char *routine, const struct shmpi_vmm_card
     int to_send = 0, to_receive = 0;
     for (int pe = 0; pe < n; pe++) {
         bool peer = pe != me && same_machine(pe);
-        if (peer && cards[me].alloc_size && missing[pe])
+        if (peer && cards[me].alloc_size && peers[pe].missing)
             to_send++;
         else
             sent[pe] = true;
-        to_receive += peer && missing[me] && cards[pe].alloc_size;
+        to_receive += peer && peers[me].missing && cards[pe].alloc_size;
     }
     int out = -1;
     if (to_send && (out = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
         shmpi_abort(routine, "socket(AF_UNIX) failed: %s", strerror(errno));
     double deadline = seconds() + HANDOVER_TIMEOUT_S;
+    int drops = 0;
     while (to_send || to_receive) {
         for (int pe = 0; pe < n && to_send; pe++) {
             if (sent[pe])
                 continue;
             struct sockaddr_un to;
-            socklen_t to_len = socket_address(&to, cards[pe].pid, pe, serial);
+            socklen_t to_len = socket_address(&to, cards[pe].pid, pe, serial, peers[pe].nonce);
             int error = send_fd(out, &to, to_len, cards[me].fd);
             if (error == 0) {
                 sent[pe] = true;
@@ -226,13 +297,19 @@ static void hand_over_by_socket(const char *routine, const struct shmpi_vmm_card
             }
         }
         int from, fd;
-        while (to_receive && (fd = receive_fd(sock, &from)) >= 0) {
-            if (from < 0 || from >= n || from == me || fds[from] >= 0 ||
-                !cards[from].alloc_size) {
+        enum received got;
+        /* (a bounded number per turn: a stranger's flood cannot keep this
+         * PE from sending, or from its deadline) */
+        for (int turn = 0; to_receive && turn < 64 &&
+                           (got = receive_fd(routine, sock, cards, &from, &fd, &drops)) !=
+                               RECEIVED_NONE;
+             turn++) {
+            if (got == RECEIVED_DROPPED)
+                continue; /* a stranger's: the PE's own is still to come */
+            if (fds[from] >= 0)
                 close(fd); /* taken by pidfd already */
-            } else {
+            else
                 fds[from] = fd;
-            }
             to_receive--;
         }
         if (!to_send && !to_receive)
@@ -240,15 +317,54 @@ static void hand_over_by_socket(const char *routine, const struct shmpi_vmm_card
         if (seconds() > deadline)
             shmpi_abort(routine,
                         "no CUDA VMM descriptor came over the Unix socket from the PEs of "
-                        "this machine within %d s (%d still to come, %d to send); set "
+                        "this machine within %d s (%d still to come, %d to send; %d datagrams "
+                        "dropped from processes that are not this job's PEs); set "
                         "SHMPI_FD_PASSING=pidfd if the kernel allows pidfd_getfd",
-                        HANDOVER_TIMEOUT_S, to_receive, to_send);
+                        HANDOVER_TIMEOUT_S, to_receive, to_send, drops);
         struct pollfd p = {.fd = sock, .events = POLLIN};
         poll(&p, sock >= 0 && to_receive ? 1 : 0, 1);
     }
     if (out >= 0)
         close(out);
     free(sent);
+}
+
+/* This PE's receiving socket for registration `serial`, bound, with the
+ * random part of its name in nonce; the kernel attests each sender
+ * (SO_PASSCRED).  A name some other process holds is never shared: another
+ * is drawn, BIND_TRIES times, each said under SHMEM_DEBUG, then the job ends
+ * with one line naming the cause. */
+static int bind_receiver(const char *routine, unsigned serial, unsigned nonce[2])
+{
+    int sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    int on = 1;
+    if (sock < 0 || setsockopt(sock, SOL_SOCKET, SO_PASSCRED, &on, sizeof on) != 0)
+        shmpi_abort(routine, "cannot make a Unix socket to receive CUDA VMM descriptors: %s; "
+                    "set SHMPI_FD_PASSING=pidfd if the kernel allows pidfd_getfd",
+                    strerror(errno));
+    struct sockaddr_un address;
+    for (int tries = 1;; tries++) {
+        random_nonce(nonce);
+        socklen_t length = socket_address(&address, (int)getpid(), shmpi_g.my_pe, serial, nonce);
+        if (bind(sock, (struct sockaddr *)&address, length) == 0)
+            return sock;
+        if (errno != EADDRINUSE)
+            shmpi_abort(routine,
+                        "cannot bind the Unix socket \"@%s\" to receive CUDA VMM "
+                        "descriptors: %s; set SHMPI_FD_PASSING=pidfd if the kernel allows "
+                        "pidfd_getfd",
+                        address.sun_path + 1, strerror(errno));
+        if (tries == BIND_TRIES)
+            shmpi_abort(routine,
+                        "cannot bind a Unix socket to receive CUDA VMM descriptors: another "
+                        "process already holds each of the %d random names drawn (the last "
+                        "\"@%s\"); "
+                        "set SHMPI_FD_PASSING=pidfd if the kernel allows pidfd_getfd",
+                        BIND_TRIES, address.sun_path + 1);
+        if (shmpi_g.env.debug)
+            shmpi_warn(routine, "the Unix socket name \"@%s\" is held by another process: "
+                       "drawing another", address.sun_path + 1);
+    }
 }
 
 /* Every VMM exporter's descriptor in fds[pe] (-1 elsewhere), for the PEs of
@@ -278,28 +394,19 @@ static void hand_over(const char *routine, const struct shmpi_vmm_card *cards, i
     }
     /* A PE that lacks some binds its socket before the exchange: every
      * sender then finds it bound. */
-    int sock = -1;
-    if (missing) {
-        struct sockaddr_un address;
-        socklen_t length = socket_address(&address, (int)getpid(), me, serial);
-        sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-        if (sock < 0 || bind(sock, (struct sockaddr *)&address, length) != 0)
-            shmpi_abort(routine,
-                        "cannot bind the Unix socket \"@%s\" to receive CUDA VMM "
-                        "descriptors: %s; set SHMPI_FD_PASSING=pidfd if the kernel allows "
-                        "pidfd_getfd",
-                        address.sun_path + 1, strerror(errno));
-    }
-    int *all_missing = shmpi_xmalloc(routine, (size_t)n * sizeof *all_missing);
-    MPI_Allgather(&missing, 1, MPI_INT, all_missing, 1, MPI_INT, shmpi_g.comm);
+    struct socket_card mine = {.missing = missing};
+    int sock = missing ? bind_receiver(routine, serial, mine.nonce) : -1;
+    struct socket_card *peers = shmpi_xmalloc(routine, (size_t)n * sizeof *peers);
+    MPI_Allgather(&mine, (int)(sizeof mine / sizeof(int)), MPI_INT, peers,
+                  (int)(sizeof mine / sizeof(int)), MPI_INT, shmpi_g.comm);
     int by_socket = 0;
     for (int pe = 0; pe < n; pe++)
-        by_socket += all_missing[pe] != 0;
+        by_socket += peers[pe].missing != 0;
     if (by_socket)
-        hand_over_by_socket(routine, cards, all_missing, sock, serial, fds);
+        hand_over_by_socket(routine, cards, peers, sock, serial, fds);
     if (sock >= 0)
         close(sock);
-    free(all_missing);
+    free(peers);
     if (shmpi_g.env.debug && me == 0)
         shmpi_warn(routine, "CUDA VMM descriptors: %d by pidfd_getfd, %d over a Unix socket "
                    "(SCM_RIGHTS)", by_pidfd, missing);

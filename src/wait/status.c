@@ -4,7 +4,8 @@
  * the snapshot signal.
  *
  * The page is one file of /dev/shm per PE, /dev/shm/shmpi-status.JOB.PE,
- * created at shmem_init (unless SHMPI_STATUS=0) and removed by
+ * created at shmem_init (unless SHMPI_STATUS=0), exclusively and mode 0600
+ * (/dev/shm is every user's: docs/security.md), and removed by
  * shmem_finalize; those of processes that died (an abort) are removed by
  * shmpi_info --jobs and by the first PE of a node at the next start-up.
  * JOB is the same on every PE (from PE 0's start-up card), so every node
@@ -33,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,7 +44,7 @@
 
 static struct shmpi_status_page *page;
 static size_t page_bytes;
-static char page_name[96];
+static char page_path[128];
 static uint64_t next_tick_ms;
 
 static int snapshot_signal;                 /* armed: its number, else 0 */
@@ -300,6 +302,53 @@ static void read_command(char *command, size_t len)
     command[got] = '\0';
 }
 
+/* A new page file of page_bytes, mapped, under page_path; NULL and errno if
+ * none.  Exclusive and not through links: what another user put under the
+ * name (/dev/shm is everyone's) is never opened, truncated or written. */
+static struct shmpi_status_page *create_page(void)
+{
+    int fd = open(page_path, O_CREAT | O_EXCL | O_NOFOLLOW | O_RDWR | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return NULL;
+    void *map = ftruncate(fd, (off_t)page_bytes) == 0
+                    ? mmap(NULL, page_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+                    : MAP_FAILED;
+    int saved = errno;
+    close(fd);
+    if (map == MAP_FAILED) {
+        unlink(page_path);
+        errno = saved;
+        return NULL;
+    }
+    return map;
+}
+
+/* The page under its name, /dev/shm/shmpi-status.JOB.PE, or where something
+ * else holds that name (a stranger's file, or a page of a job whose id and
+ * PE are the same), under JOB.PE.RANDOM: readers find a job's pages by the
+ * JOB. prefix and the id inside.  None after a few tries: the job runs
+ * without one (said under SHMEM_DEBUG). */
+static void open_page(const char *job)
+{
+    int n = snprintf(page_path, sizeof page_path, SHMPI_STATUS_DIR "/" SHMPI_STATUS_PREFIX "%s.%d",
+                     job, shmpi_g.my_pe);
+    for (int tries = 0; tries < 4 && !page; tries++) {
+        if (tries) {
+            uint32_t random = 0;
+            if (getrandom(&random, sizeof random, GRND_NONBLOCK) != (ssize_t)sizeof random)
+                random = (uint32_t)(realtime_ms() * 2654435761u) ^ (uint32_t)getpid();
+            snprintf(page_path + n, sizeof page_path - (size_t)n, ".%08x", random);
+        }
+        page = create_page();
+        if (!page && errno != EEXIST)
+            break;
+    }
+    if (!page && shmpi_g.env.debug)
+        shmpi_warn("shmem_init", "no status page (%s: %s): the job runs, shmpi_info --jobs "
+                   "does not list this PE; remove the file if it is yours, or set SHMPI_STATUS=0",
+                   page_path, strerror(errno));
+}
+
 void shmpi_status_init(void)
 {
     page = NULL;
@@ -311,20 +360,10 @@ void shmpi_status_init(void)
     uint64_t tag = shmpi_shape.cards[0].tag * 0x9e3779b97f4a7c15ull;
     char job[24];
     snprintf(job, sizeof job, "%08x", (unsigned)(tag >> 32));
-    snprintf(page_name, sizeof page_name, "/" SHMPI_STATUS_PREFIX "%s.%d", job, shmpi_g.my_pe);
-    page_bytes = (sizeof *page + (size_t)shmpi_g.page_size - 1) & ~((size_t)shmpi_g.page_size - 1);
-    int fd = shm_open(page_name, O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return; /* no /dev/shm: the job runs, shmpi_info does not see it */
-    void *map = ftruncate(fd, (off_t)page_bytes) == 0
-                    ? mmap(NULL, page_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
-                    : MAP_FAILED;
-    close(fd);
-    if (map == MAP_FAILED) {
-        shm_unlink(page_name);
+    page_bytes = SHMPI_STATUS_FILE_BYTES(shmpi_g.page_size);
+    open_page(job);
+    if (!page)
         return;
-    }
-    page = map;
     snprintf(page->job, sizeof page->job, "%s", job);
     page->pe = shmpi_g.my_pe;
     page->n_pes = shmpi_g.n_pes;
@@ -351,5 +390,5 @@ void shmpi_status_fini(void)
         return;
     munmap(page, page_bytes);
     page = NULL;
-    shm_unlink(page_name);
+    unlink(page_path);
 }

@@ -66,24 +66,38 @@ struct shmpi_status_page {
  * `page`: copies of the pages of one job's PEs on this node, in PE order; `now_ms`:
  * CLOCK_REALTIME.  Each writes at most `len` bytes of text into `text`. */
 #include <stddef.h>
+/* A page's file is exactly this long: the page rounded up to whole pages
+ * of memory (page_size: sysconf(_SC_PAGESIZE)). */
+#define SHMPI_STATUS_FILE_BYTES(page_size)                                                     \
+    ((sizeof(struct shmpi_status_page) + (size_t)(page_size) - 1) / (size_t)(page_size) *     \
+     (size_t)(page_size))
 /* A copy of the page at `path`, consistent (not taken while its owner
- * wrote); false if it is not a status page. */
+ * wrote); false if it is not a status page: anything but a regular file of
+ * the caller's uid (root: of any uid) of SHMPI_STATUS_FILE_BYTES, opened
+ * without following links or blocking, or a page whose fields do not hold
+ * together (shmpi_status_valid).  Strings come back NUL-terminated and
+ * printable. */
 #include <stdbool.h>
+#include <sys/stat.h>
 bool shmpi_status_read(const char *path, struct shmpi_status_page *copy);
+/* Whether the fields of a copied page hold together: counts, PE numbers,
+ * the wait's kind, team, segment, comparison and size, NUL-terminated
+ * strings.  The text routines below rely on it. */
+bool shmpi_status_valid(const struct shmpi_status_page *page);
 /* Copies of the pages of job `job` in SHMPI_STATUS_DIR whose process lives,
  * in PE order, in *page (malloc'd: free it); returns how many. */
 int shmpi_status_load(const char *job, struct shmpi_status_page **page);
 /* Whether the process of a page lives (on this machine's PID namespace). */
 bool shmpi_status_alive(const struct shmpi_status_page *page);
-/* Calls visit(path, page, arg) for each status page of SHMPI_STATUS_DIR
- * whose job id starts with job_prefix ("": every page), until it returns
- * false. */
-void shmpi_status_each(const char *job_prefix,
-                       bool (*visit)(const char *path, const struct shmpi_status_page *page,
-                                     void *arg),
-                       void *arg);
+/* Calls visit(path, page, st, arg) for each status page of SHMPI_STATUS_DIR
+ * (as shmpi_status_read finds them; st: its file's) whose job id starts with
+ * job_prefix ("": every page), until it returns false. */
+typedef bool (*shmpi_status_visitor)(const char *path, const struct shmpi_status_page *page,
+                                     const struct stat *st, void *arg);
+void shmpi_status_each(const char *job_prefix, shmpi_status_visitor visit, void *arg);
 /* Removes the pages of processes that died without shmem_finalize (an
- * abort, a signal): shmpi_info --jobs, and each node's first PE at start-up. */
+ * abort, a signal), the caller's own only: shmpi_info --jobs, and each
+ * node's first PE at start-up. */
 void shmpi_status_sweep(void);
 /* One PE's line: "PE 3: in shmem_barrier_all for 2.1 s: ...". */
 void shmpi_status_line(const struct shmpi_status_page *page, int n, int i, uint64_t now_ms,

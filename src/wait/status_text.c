@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -314,46 +315,113 @@ void shmpi_status_summary(const struct shmpi_status_page *page, int n, char *tex
     free(group), free(awaited), free(other), free(told);
 }
 
-/* ---- reading the pages ------------------------------------------------------------------ */
-bool shmpi_status_read(const char *path, struct shmpi_status_page *copy)
+/* ---- reading the pages ------------------------------------------------------------------
+ * /dev/shm is writable by every user: what lies there under a page's name may
+ * be anyone's, and anything (a FIFO, a link, a file of another size), so a
+ * page is read only from a regular file of the caller's (root: anyone's),
+ * opened without following links or blocking, read with pread (not mapped: a
+ * file that shrinks meanwhile cannot raise SIGBUS), and checked field by
+ * field before any text routine looks at it. */
+#define MOST_PES (1 << 24)
+
+static bool terminated(const char *text, size_t size)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    return memchr(text, '\0', size) != NULL;
+}
+
+/* Control characters (a terminal's escape sequences) shown as '?'. */
+static void printable(char *text)
+{
+    for (; *text; text++)
+        if ((unsigned char)*text < 0x20 || *text == 0x7f)
+            *text = '?';
+}
+
+static bool world_pe(int64_t pe, int64_t n_pes)
+{
+    return pe >= 0 && pe < n_pes;
+}
+
+bool shmpi_status_valid(const struct shmpi_status_page *p)
+{
+    const struct shmpi_status_wait *w = &p->wait;
+    if (p->magic != SHMPI_STATUS_MAGIC || p->n_pes < 1 || p->n_pes > MOST_PES ||
+        !world_pe(p->pe, p->n_pes) || p->nodes < 1 || p->nodes > p->n_pes ||
+        p->pes_here < 1 || p->pes_here > p->n_pes || p->pid <= 0 ||
+        p->held_segment < -1 || p->held_segment > 1)
+        return false;
+    if (!terminated(p->job, sizeof p->job) || !p->job[0] || !terminated(p->host, sizeof p->host) ||
+        !terminated(p->command, sizeof p->command) ||
+        !terminated(w->routine, sizeof w->routine))
+        return false;
+    for (const char *c = p->job; *c; c++)
+        if (!((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z')))
+            return false; /* the id names files: no '/', no '.' */
+    if (w->waits_in < SHMPI_STATUS_COMPUTING || w->waits_in > SHMPI_STATUS_MPI ||
+        (w->pe != -1 && !world_pe(w->pe, p->n_pes)) || w->segment < -1 || w->segment > 1 ||
+        w->cmp < SHMPI_STATUS_NO_CMP || w->cmp > 5 || w->value_size < 0 || w->value_size > 8 ||
+        w->team_size < 0 || w->team_size > p->n_pes)
+        return false;
+    if (w->team_stride != 0 && w->team_size > 0) {
+        int64_t last = (int64_t)w->team_start + (int64_t)(w->team_size - 1) * w->team_stride;
+        if (!world_pe(w->team_start, p->n_pes) || !world_pe(last, p->n_pes))
+            return false;
+    }
+    return true;
+}
+
+/* One consistent copy (not taken while its owner wrote the wait part). */
+static bool copy_page(int fd, struct shmpi_status_page *copy)
+{
+    const off_t seq_at = (off_t)offsetof(struct shmpi_status_page, wait.seq);
+    for (int tries = 0; tries < 1000; tries++) {
+        uint64_t seq_after;
+        if (pread(fd, copy, sizeof *copy, 0) != (ssize_t)sizeof *copy ||
+            copy->magic != SHMPI_STATUS_MAGIC)
+            return false;
+        if (!(copy->wait.seq & 1) &&
+            pread(fd, &seq_after, sizeof seq_after, seq_at) == (ssize_t)sizeof seq_after &&
+            seq_after == copy->wait.seq)
+            return true;
+        sched_yield();
+    }
+    return false;
+}
+
+/* The page at path (as shmpi_status_read_owned), with its file's stat. */
+static bool read_page(const char *path, struct shmpi_status_page *copy, struct stat *st)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         return false;
-    struct stat st;
-    void *map = fstat(fd, &st) == 0 && (size_t)st.st_size >= sizeof *copy
-                    ? mmap(NULL, sizeof *copy, PROT_READ, MAP_SHARED, fd, 0)
-                    : MAP_FAILED;
+    long page_size = sysconf(_SC_PAGESIZE);
+    uid_t me = geteuid();
+    bool ok = fstat(fd, st) == 0 && S_ISREG(st->st_mode) && st->st_nlink == 1 &&
+              (me == 0 || st->st_uid == me) &&
+              page_size > 0 && (size_t)st->st_size == SHMPI_STATUS_FILE_BYTES(page_size) &&
+              copy_page(fd, copy) && shmpi_status_valid(copy);
     close(fd);
-    if (map == MAP_FAILED)
+    if (!ok)
         return false;
-    const struct shmpi_status_page *p = map;
-    bool ok = false;
-    if (__atomic_load_n(&p->magic, __ATOMIC_ACQUIRE) == SHMPI_STATUS_MAGIC) {
-        for (int tries = 0; tries < 1000 && !ok; tries++) {
-            uint64_t seq = __atomic_load_n(&p->wait.seq, __ATOMIC_ACQUIRE);
-            memcpy(copy, p, sizeof *copy);
-            __atomic_thread_fence(__ATOMIC_ACQUIRE);
-            ok = !(seq & 1) && __atomic_load_n(&p->wait.seq, __ATOMIC_RELAXED) == seq;
-            if (!ok)
-                sched_yield();
-        }
-    }
-    munmap(map, sizeof *copy);
-    copy->job[sizeof copy->job - 1] = copy->host[sizeof copy->host - 1] = '\0';
-    copy->command[sizeof copy->command - 1] = copy->wait.routine[SHMPI_STATUS_ROUTINE - 1] = '\0';
-    return ok;
+    printable(copy->host);
+    printable(copy->command);
+    printable(copy->wait.routine);
+    return true;
+}
+
+bool shmpi_status_read(const char *path, struct shmpi_status_page *copy)
+{
+    struct stat st;
+    return read_page(path, copy, &st);
 }
 
 bool shmpi_status_alive(const struct shmpi_status_page *page)
 {
-    return kill(page->pid, 0) == 0 || errno == EPERM;
+    /* (pid 0 or below would name a process group: shmpi_status_valid refuses those) */
+    return page->pid > 0 && (kill(page->pid, 0) == 0 || errno == EPERM);
 }
 
-void shmpi_status_each(const char *job_prefix,
-                       bool (*visit)(const char *path, const struct shmpi_status_page *page,
-                                     void *arg),
-                       void *arg)
+void shmpi_status_each(const char *job_prefix, shmpi_status_visitor visit, void *arg)
 {
     DIR *dir = opendir(SHMPI_STATUS_DIR);
     if (!dir)
@@ -361,20 +429,26 @@ void shmpi_status_each(const char *job_prefix,
     char prefix[64], path[512];
     snprintf(prefix, sizeof prefix, SHMPI_STATUS_PREFIX "%s", job_prefix);
     struct shmpi_status_page page;
+    struct stat st;
     for (struct dirent *e; (e = readdir(dir));) {
         if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
             continue;
         snprintf(path, sizeof path, SHMPI_STATUS_DIR "/%s", e->d_name);
-        if (shmpi_status_read(path, &page) && !visit(path, &page, arg))
+        if (read_page(path, &page, &st) && !visit(path, &page, &st, arg))
             break;
     }
     closedir(dir);
 }
 
-static bool remove_if_dead(const char *path, const struct shmpi_status_page *page, void *arg)
+/* Removes only the caller's own pages (root: only root's), and only the file
+ * that was read (not one put under its name since). */
+static bool remove_if_dead(const char *path, const struct shmpi_status_page *page,
+                           const struct stat *read_st, void *arg)
 {
     (void)arg;
-    if (!shmpi_status_alive(page))
+    struct stat now_st;
+    if (read_st->st_uid == geteuid() && !shmpi_status_alive(page) && lstat(path, &now_st) == 0 &&
+        now_st.st_dev == read_st->st_dev && now_st.st_ino == read_st->st_ino)
         unlink(path);
     return true;
 }
@@ -394,9 +468,10 @@ struct live_pages {
     struct shmpi_status_page *page;
     int n, room;
 };
-static bool add_if_alive(const char *path, const struct shmpi_status_page *page, void *arg)
+static bool add_if_alive(const char *path, const struct shmpi_status_page *page,
+                         const struct stat *st, void *arg)
 {
-    (void)path;
+    (void)path, (void)st;
     struct live_pages *live = arg;
     if (!shmpi_status_alive(page))
         return true;

@@ -11,9 +11,26 @@
  * Arguments: "socket" or "pidfd" (SHMPI_FD_PASSING, else auto), or a case
  * that must refuse with -1 and one line (tests/device_errors.test): no-fd
  * (created without the POSIX fd handle type), spans (a range over two
- * allocations mapped back to back).
+ * allocations mapped back to back).  Attacks on the socket path
+ * (tests/security.test; SHMPI_FD_PASSING=socket): forged (before each
+ * descriptor shmpi sends, other processes send theirs to the same socket
+ * claiming the same PE: one of this uid, and as root one of uid 65534; the
+ * job must map its PEs' memory regardless), squat (the first name each PE
+ * binds is held already: the job must draw another), squat-all (every name
+ * held: the job must end with one line).
  */
+#define _GNU_SOURCE 1
 #include <dlfcn.h>
+#include <errno.h>
+#include <grp.h>
+#include <stddef.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <shmem.h>
 #include <shmemx.h>
 #include <stdint.h>
@@ -195,6 +212,85 @@ static void exercise(long *reg, shmemx_stream_t s, int round)
     shmem_barrier_all(); /* no PE still reads a peer's range when it is unregistered */
 }
 
+/* ---- attacks on the descriptor socket ---------------------------------------------------
+ * shmpi's own calls of sendmsg and bind come here first (the program's
+ * definitions, visible, take precedence over libc's); the real calls are the
+ * system calls.  Only those aimed at shmpi's abstract socket names are touched. */
+static enum { ATTACK_NONE, ATTACK_FORGED, ATTACK_SQUAT, ATTACK_SQUAT_ALL } attack;
+static int squats;
+
+static int is_shmpi_socket(const void *name, socklen_t len)
+{
+    const struct sockaddr_un *a = name;
+    const char prefix[] = "shmpi-fd-";
+    return a && len > offsetof(struct sockaddr_un, sun_path) + sizeof prefix &&
+           a->sun_family == AF_UNIX && a->sun_path[0] == '\0' &&
+           !memcmp(a->sun_path + 1, prefix, sizeof prefix - 1);
+}
+
+/* In a child (another pid; as uid `uid` unless -1): sends `claimed` with a
+ * descriptor of its own memory (`size` bytes of 0x5a) to the socket. */
+static void forge(const struct msghdr *real, int claimed, size_t size, int uid)
+{
+    pid_t child = fork();
+    if (child != 0) {
+        int status;
+        waitpid(child, &status, 0);
+        return;
+    }
+    if (uid >= 0 && (setgroups(0, NULL) != 0 || setresgid(uid, uid, uid) != 0 ||
+                     setresuid(uid, uid, uid) != 0))
+        _exit(1);
+    int fd = memfd_create("forged", 0);
+    if (fd < 0 || ftruncate(fd, (off_t)size) != 0)
+        _exit(1);
+    char *bytes = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (bytes != MAP_FAILED)
+        memset(bytes, 0x5a, size);
+    /* shmpi's own datagram, with this process's descriptor in its place */
+    int sock = socket(AF_UNIX, SOCK_DGRAM, 0);
+    char control[256];
+    if (real->msg_controllen > sizeof control)
+        _exit(1);
+    memcpy(control, real->msg_control, real->msg_controllen);
+    struct iovec iov = {.iov_base = &claimed, .iov_len = sizeof claimed};
+    struct msghdr msg = *real;
+    msg.msg_iov = &iov;
+    msg.msg_control = control;
+    memcpy(CMSG_DATA(CMSG_FIRSTHDR(&msg)), &fd, sizeof fd);
+    _exit(syscall(SYS_sendmsg, sock, &msg, 0) < 0 ? 1 : 0);
+}
+
+#define VISIBLE __attribute__((visibility("default")))
+VISIBLE ssize_t sendmsg(int sock, const struct msghdr *msg, int flags)
+{
+    if (attack == ATTACK_FORGED && is_shmpi_socket(msg->msg_name, msg->msg_namelen) &&
+        msg->msg_controllen >= CMSG_LEN(sizeof(int)) && msg->msg_iovlen == 1 &&
+        msg->msg_iov[0].iov_len == sizeof(int)) {
+        int claimed, fd;
+        struct stat st;
+        memcpy(&claimed, msg->msg_iov[0].iov_base, sizeof claimed);
+        memcpy(&fd, CMSG_DATA(CMSG_FIRSTHDR((struct msghdr *)msg)), sizeof fd);
+        size_t size = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size : 4096;
+        forge(msg, claimed, size, -1); /* this uid, another process */
+        if (geteuid() == 0)
+            forge(msg, claimed, size, 65534); /* another user */
+    }
+    return syscall(SYS_sendmsg, sock, msg, flags);
+}
+
+VISIBLE int bind(int sock, const struct sockaddr *address, socklen_t len)
+{
+    if ((attack == ATTACK_SQUAT_ALL || (attack == ATTACK_SQUAT && !squats)) &&
+        is_shmpi_socket(address, len)) {
+        squats++;
+        int squatter = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0); /* held to the end */
+        if (squatter < 0 || syscall(SYS_bind, squatter, address, len) != 0)
+            fprintf(stderr, "device_vmm: could not hold the name first: %s\n", strerror(errno));
+    }
+    return (int)syscall(SYS_bind, sock, address, len);
+}
+
 /* A registration that every PE must refuse with -1. */
 static void refused(const char *what)
 {
@@ -217,6 +313,12 @@ int main(int argc, char **argv)
     setenv("SHMPI_DEVICE_HEAP_SIZE", "4m", 0);
     if (!strcmp(arg, "socket") || !strcmp(arg, "pidfd"))
         setenv("SHMPI_FD_PASSING", arg, 1);
+    attack = !strcmp(arg, "forged")      ? ATTACK_FORGED
+             : !strcmp(arg, "squat")     ? ATTACK_SQUAT
+             : !strcmp(arg, "squat-all") ? ATTACK_SQUAT_ALL
+                                         : ATTACK_NONE;
+    if (attack)
+        setenv("SHMPI_FD_PASSING", "socket", 1);
     shmem_init();
     me = shmem_my_pe();
     npes = shmem_n_pes();
