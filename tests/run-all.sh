@@ -40,7 +40,7 @@ for mode in $modes; do
             f=$build/${t%.*}.log
             # its FAIL lines with what follows each (a script test's failing case may be
             # far from its end), then its end
-            [ -f "$f" ] && { echo "---- $f"; grep -E -A 12 '^FAIL' "$f" | head -80
+            [ -f "$f" ] && { echo "---- $f"; grep -a -E -A 12 '^FAIL' "$f" | head -80
                 echo "---- (its last lines)"; tail -30 "$f"; }
         done
     fi

@@ -9,6 +9,7 @@
  */
 #include "shmpi.h"
 #include "progress.h"
+#include "mpi_rma.h"
 #include "shape.h"
 
 #include <pthread.h>
@@ -331,6 +332,13 @@ static bool launcher_says_one_node(void)
     return false;
 }
 
+/* Whether the environment variable is set, not empty, and not `value`. */
+static bool set_to_other_than(const char *name, const char *value)
+{
+    const char *set = getenv(name);
+    return set && *set && strcmp(set, value) != 0;
+}
+
 bool shmpi_own_threads_may_call_mpi(void)
 {
     /* Read before MPI_Init (the environment table is read after it); a
@@ -344,7 +352,15 @@ bool shmpi_own_threads_may_call_mpi(void)
     const char *ipc = getenv("SHMPI_DEVICE_IPC");
     if (ipc && strcmp(ipc, "0") == 0)
         return true;
-    /* On one node neither thread calls MPI: the progress thread runs only
+    /* Open MPI 5's one-sided operations wait for their target to enter MPI
+     * (src/shape/mpi_rma.c): where they carry traffic on one node
+     * (SHMPI_MPI_ONLY, pseudo-nodes, static data not shared), the progress
+     * thread runs there too (shape.c). */
+    if (shmpi_mpi_needs_target_progress() && (set_to_other_than("SHMPI_MPI_ONLY", "0") ||
+                                              set_to_other_than("SHMPI_PSEUDO_NODE_SIZE", "0") ||
+                                              set_to_other_than("SHMPI_SHARE_STATIC", "1")))
+        return true;
+    /* Otherwise on one node neither thread calls MPI: the progress thread runs only
      * across nodes, and the diagnosis of a wait inside a blocking MPI
      * collective reads the other PEs' records in shared memory (the heaps,
      * or window.c's wait board).  MPI_THREAD_MULTIPLE costs every MPI call
