@@ -45,6 +45,15 @@ for mode in $modes; do
         done
     fi
     grep -E '^# (TOTAL|PASS|FAIL|ERROR):' "$log" || tail -20 "$log"
+    # Its 20 slowest tests (a test's .log is made when it starts, its .trs when
+    # it ends; where the file system keeps no birth time, none are listed).
+    find "$build/tests" -name '*.trs' -exec stat -c '%Y %n' {} + 2>/dev/null |
+        while read -r end trs; do
+            start=$(stat -c %W "${trs%.trs}.log" 2>/dev/null) || continue
+            [ "${start:-0}" -gt 0 ] && echo "$((end - start)) ${trs#"$build"/}"
+        done | sort -rn | head -20 >"$build/slowest-$mode.txt"
+    [ -s "$build/slowest-$mode.txt" ] &&
+        echo "20 slowest ($mode, seconds):" $(sed 's/\.trs$//' "$build/slowest-$mode.txt" | tr '\n' ';')
 done
 # shellcheck disable=SC2086
 pass=$(cat $logs | sed -n 's/^# PASS: *//p' | awk '{s += $1} END {print s + 0}')

@@ -174,15 +174,20 @@ void shmpi_backoff_test(struct shmpi_waiter *w, MPI_Request *req, int *done)
     if (n < spin_turns)
         return;
     uint64_t now = now_ns();
-    if (n == spin_turns) {
+    /* Serving AMO messages restarts the polling (spins), not the wait: its
+     * record keeps its age, so a target that serves another PE's polls of a
+     * lock it holds while it waits still shows in a hang report. */
+    if (n == spin_turns)
         w->since_ns = now;
-        shmpi_diag_publish(w); /* a wait that lasts says what it waits in */
+    if (SHMPI_UNLIKELY(!w->published) &&
+        (n == spin_turns || n % PUBLISH_RETRY_TURNS == 0)) {
+        w->shown_ns = now;
+        shmpi_diag_publish(w); /* a wait that lasts says what it waits in (again, when
+                                  another thread's wait showed meanwhile) */
     }
     uint64_t waited = now - w->since_ns;
     if (SHMPI_UNLIKELY(w->published))
-        shmpi_diag_tick(w, waited);
-    else if (SHMPI_UNLIKELY(n % PUBLISH_RETRY_TURNS == 0))
-        shmpi_diag_publish(w); /* another thread's wait showed meanwhile */
+        shmpi_diag_tick(w, now - w->shown_ns);
     /* A pending MPI request of this PE's own (a nonblocking collective, a
      * probe) advances only while this PE is inside MPI: poll it longer. */
     uint64_t poll_ns = shmpi_g.poll_ns;
