@@ -84,10 +84,15 @@ void shmpi_mpi_library(char *text, size_t len)
     size_t first_line = strcspn(version, "\n");
     while (first_line > 0 && (version[first_line - 1] == ',' || version[first_line - 1] == ' '))
         first_line--;
-    snprintf(text, len, "%.*s", (int)first_line, version);
-    for (char *c = text; *c; c++) /* MPICH: "MPICH Version:\t4.0.2" */
-        if (*c == '\t')
-            *c = ' ';
+    /* One space for each run of blanks (MPICH 5: "MPICH Version:  \t5.0.2"). */
+    size_t out = 0;
+    for (size_t i = 0; i < first_line && out + 1 < len; i++) {
+        bool blank = version[i] == ' ' || version[i] == '\t';
+        if (!blank || (out > 0 && text[out - 1] != ' '))
+            text[out++] = blank ? ' ' : version[i];
+    }
+    if (len > 0)
+        text[out] = '\0';
 }
 
 static void win_create(MPI_Info info)
