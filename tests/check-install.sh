@@ -41,12 +41,13 @@ refuse() {
 }
 
 # The wrappers.
-expect "oshcc -show" "^/[^ ]*mpicc[^ ]* -I[^ ]*/include prog.c -o prog .*-lshmpi$" "$bin/oshcc" -show prog.c -o prog
-expect "oshcc -showme" "^/[^ ]*mpicc[^ ]* .*-lshmpi$" "$bin/oshcc" prog.c -showme
+# (the MPI's C wrapper: mpicc, or Intel MPI's mpigcc)
+expect "oshcc -show" "^/[^ ]*/mpi[a-z]*cc[^ ]* -I[^ ]*/include prog.c -o prog .*-lshmpi$" "$bin/oshcc" -show prog.c -o prog
+expect "oshcc -showme" "^/[^ ]*/mpi[a-z]*cc[^ ]* .*-lshmpi$" "$bin/oshcc" prog.c -showme
 refuse "oshcc -show -c (no library)" "-lshmpi" "$bin/oshcc" -show -c prog.c
 expect "oshcc -showme:compile" "^-I[^ ]*/include( |$)" "$bin/oshcc" -showme:compile
 expect "oshcc -showme:link" "^-L[^ ]*/lib -Wl,-rpath,[^ ]* -lshmpi( |$)" "$bin/oshcc" -showme:link
-expect "oshc++ -show" "^/[^ ]*(mpicxx|mpic\+\+|mpiCC)[^ ]* .*-lshmpi$" "$bin/oshc++" -show prog.cc
+expect "oshc++ -show" "^/[^ ]*(mpicxx|mpic\+\+|mpiCC|mpigxx)[^ ]* .*-lshmpi$" "$bin/oshc++" -show prog.cc
 expect "oshcc --help" "shmpi $version" "$bin/oshcc" --help
 expect "oshrun --help" "shmpi $version" "$bin/oshrun" --help
 status "oshrun without a program: its usage, status 2" 2 "^Usage: oshrun .*-n N PROGRAM" "$bin/oshrun"

@@ -43,6 +43,8 @@ for mode in $modes; do
     fi
     sh tests/test-times.sh -s "$log" "$build" >"$build/times-$mode.txt" 2>/dev/null
     grep -a -E '^# (TOTAL|PASS|FAIL|ERROR):' "$log" || tail -20 "$log"
+    [ -s "$build/times-$mode.txt" ] &&
+        echo "20 slowest ($mode, seconds):" $(tr '\n' ';' <"$build/times-$mode.txt")
 done
 # shellcheck disable=SC2086
 pass=$(cat $logs | sed -n 's/^# PASS: *//p' | awk '{s += $1} END {print s + 0}')

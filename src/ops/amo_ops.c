@@ -72,9 +72,22 @@ const char *shmpi_amo_window_ops(unsigned amo_ops)
     return direct_op_of(amo_ops).window_ops;
 }
 
+/* The direct op unless the MPI loses it (Open MPI 5.0's bitwise fetch-and-op,
+ * src/shape/mpi_rma.c): then the compare-and-swap loop does those updates. */
+static struct direct_op direct_op_here(unsigned amo_ops)
+{
+    struct direct_op direct = direct_op_of(amo_ops);
+    if ((direct.op == MPI_BAND || direct.op == MPI_BOR || direct.op == MPI_BXOR) &&
+        shmpi_rma_bitwise_fetch_op_lost()) {
+        direct.op = MPI_OP_NULL;
+        direct.name = "compare-and-swap loop (this MPI loses bitwise MPI_Fetch_and_op)";
+    }
+    return direct;
+}
+
 const char *shmpi_amo_direct_op_name(unsigned amo_ops)
 {
-    return direct_op_of(amo_ops).name;
+    return direct_op_here(amo_ops).name;
 }
 
 MPI_Op shmpi_amo_direct_mpi_op; /* set by shmpi_amo_init */
@@ -102,7 +115,12 @@ void shmpi_amo_init(void)
 {
     shmpi_progress_on_deferred(drain_waiting);
     /* (The value is the same on every PE: shape.c checks the cards.) */
-    struct direct_op direct = direct_op_of(shmpi_g.env.amo_ops);
+    struct direct_op direct = direct_op_here(shmpi_g.env.amo_ops);
+    if (shmpi_g.env.debug && shmpi_g.my_pe == 0 && direct.op == MPI_OP_NULL &&
+        direct_op_of(shmpi_g.env.amo_ops).op != MPI_OP_NULL)
+        shmpi_warn("shmem_init",
+                   "SHMPI_AMO_OPS=%s: %s, not %s (docs/mpi-implementations.md)",
+                   shmpi_g.env.amo_ops_text, direct.name, direct_op_of(shmpi_g.env.amo_ops).name);
     shmpi_amo_direct_mpi_op = direct.op;
     shmpi_amo_direct_ops = direct.op == MPI_OP_NULL ? 0 : shmpi_g.env.amo_ops & ~OP_BIT(FETCH);
     shmpi_amo_message_init();

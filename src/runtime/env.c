@@ -75,8 +75,9 @@ static const struct env_var env_table[] = {
      "N > 0: a thread enters MPI every N microseconds unless the PE's own waits did, so MPI "
      "operations and AMOs aimed at a PE that computes complete; with it on every PE, AMOs on "
      "words a PE does not map are messages to the word's owner (needs MPI_THREAD_MULTIPLE); "
-     "0: no thread (AMOs by compare-and-swap); auto: 1000 when the job spans nodes and no "
-     "machine runs more PEs than CPUs, else 0"},
+     "0: no thread (AMOs by compare-and-swap); auto: 1000 when no machine runs more PEs than "
+     "CPUs and the job spans nodes, or the MPI is Open MPI 5 (whose one-sided operations "
+     "wait for their target) and some memory is reached through MPI; else 0"},
     [VAR_SHARE_STATIC] = {"SHMPI_SHARE_STATIC", NULL, ENV_FLAG, "1",
      "0: keep static data (.data/.bss) private, reached through MPI even on the node; "
      "otherwise PEs of a node map each other's static data (fork without exec then shares it)"},

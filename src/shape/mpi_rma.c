@@ -20,7 +20,17 @@
  *    emulates them on the owner, or performs them through a mapping), so a
  *    compare-and-swap of a PE on its own word is done by its CPU instead:
  *    it is atomic with the others' MPI ones.  4-byte ones do not use btl
- *    atomics (osc/rdma takes its accumulate lock) and stay in MPI.
+ *    atomics (osc/rdma takes its accumulate lock) and stay in MPI.  Only
+ *    before Open MPI 5: 5.0's osc/rdma does a compare-and-swap without btl
+ *    atomics as lock, get, compare, put, which a CPU atomic bypasses (lost
+ *    updates), and its self compare-and-swap works.
+ *  - Open MPI 5.0's osc/rdma loses a remote MPI_Fetch_and_op with MPI_BAND,
+ *    MPI_BOR or MPI_BXOR (tests/mpi-bugs/fetch_op_bitwise.c): SHMPI_AMO_OPS
+ *    then keeps the compare-and-swap loop for those (src/ops/amo_ops.c).
+ *  - Open MPI 5's osc/rdma over btls without hardware atomics (the PyPI
+ *    build: no UCX) performs every put, get and AMO as a message the target
+ *    must progress, on one node too: the progress thread then runs wherever
+ *    the window carries traffic (shmpi_mpi_needs_target_progress).
  *  - Creating the window can fail (Open MPI without an osc component for
  *    dynamic windows: 1 process, or nodes joined only by btl/tcp); shmpi
  *    then ends the job with one line that says so, not MPI's error stack.
@@ -40,6 +50,31 @@ struct shmpi_pe_set shmpi_rma_reached;
 
 /* The self compare-and-swap of 8-byte words goes to the CPU (see above). */
 static bool cas_self_by_cpu;
+/* Remote MPI_Fetch_and_op with a bitwise op is lost (see above). */
+static bool bitwise_fetch_op_lost;
+
+/* Open MPI's version as major * 100 + minor, from MPI_Get_library_version
+ * ("Open MPI v5.0.11, package: ..."; callable before MPI_Init); 0 for
+ * another library. */
+static int open_mpi_version(void)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int n, major, minor;
+    MPI_Get_library_version(version, &n);
+    if (sscanf(version, "Open MPI v%d.%d", &major, &minor) == 2)
+        return major * 100 + minor;
+    return 0;
+}
+
+bool shmpi_mpi_needs_target_progress(void)
+{
+    return open_mpi_version() >= 500;
+}
+
+bool shmpi_rma_bitwise_fetch_op_lost(void)
+{
+    return bitwise_fetch_op_lost;
+}
 
 void shmpi_mpi_library(char *text, size_t len)
 {
@@ -49,10 +84,15 @@ void shmpi_mpi_library(char *text, size_t len)
     size_t first_line = strcspn(version, "\n");
     while (first_line > 0 && (version[first_line - 1] == ',' || version[first_line - 1] == ' '))
         first_line--;
-    snprintf(text, len, "%.*s", (int)first_line, version);
-    for (char *c = text; *c; c++) /* MPICH: "MPICH Version:\t4.0.2" */
-        if (*c == '\t')
-            *c = ' ';
+    /* One space for each run of blanks (MPICH 5: "MPICH Version:  \t5.0.2"). */
+    size_t out = 0;
+    for (size_t i = 0; i < first_line && out + 1 < len; i++) {
+        bool blank = version[i] == ' ' || version[i] == '\t';
+        if (!blank || (out > 0 && text[out - 1] != ' '))
+            text[out++] = blank ? ' ' : version[i];
+    }
+    if (len > 0)
+        text[out] = '\0';
 }
 
 static void win_create(MPI_Info info)
@@ -103,14 +143,17 @@ static void create_window(void)
 /* Chooses the library-specific paths (after the window and the job's shape). */
 static void library_init(void)
 {
-    cas_self_by_cpu = false;
+    cas_self_by_cpu = bitwise_fetch_op_lost = false;
 #ifdef OPEN_MPI
     /* Open MPI names a window after its osc component ("rdma window 3"). */
     if (shmpi_rma_win != MPI_WIN_NULL) {
         char name[MPI_MAX_OBJECT_NAME];
         int len;
         MPI_Win_get_name(shmpi_rma_win, name, &len);
-        cas_self_by_cpu = strncmp(name, "rdma", 4) == 0 && !shmpi_job_spans_nodes();
+        bool rdma = strncmp(name, "rdma", 4) == 0;
+        int version = open_mpi_version();
+        cas_self_by_cpu = rdma && version < 500 && !shmpi_job_spans_nodes();
+        bitwise_fetch_op_lost = rdma && version >= 500;
     }
 #endif
 }

@@ -27,6 +27,14 @@ extern MPI_Aint *shmpi_rma_base[SHMPI_NSEGS];
  * chooses the MPI library's special cases (src/shape/mpi_rma.c). */
 void shmpi_rma_init(void);
 void shmpi_rma_fini(void);
+/* Whether this MPI's one-sided operations need the target to enter MPI (Open
+ * MPI 5's osc/rdma without hardware atomics): then the progress thread runs
+ * wherever MPI RMA carries traffic.  From the library version, so callable
+ * before MPI_Init and the same on every PE. */
+bool shmpi_mpi_needs_target_progress(void);
+/* Whether a remote MPI_Fetch_and_op with MPI_BAND, MPI_BOR or MPI_BXOR is
+ * lost on this window (Open MPI 5.0 osc/rdma; after shmpi_rma_init). */
+bool shmpi_rma_bitwise_fetch_op_lost(void);
 /* Whether any MPI RMA can happen (there is a window). */
 static inline bool shmpi_rma_active(void)
 {

@@ -12,6 +12,7 @@
  * (docs/design.md, "Start-up").
  */
 #include "shmpi.h"
+#include "mpi_rma.h"
 #include "shape.h"
 
 #include <sched.h>
@@ -348,12 +349,20 @@ void shmpi_shape_mapped_init(void)
     }
     /* Who runs the progress thread, from every PE's card: AMOs go by message
      * only if all do, so that every owner serves them. */
+    /* By default the thread runs across nodes, and on one node too where the
+     * window carries traffic and the MPI's one-sided operations wait for
+     * their target (Open MPI 5, mpi_rma.c). */
+    bool some_unmapped = false;
+    for (int s = 0; s < SHMPI_NSEGS; s++)
+        some_unmapped = some_unmapped || !sh->all_mapped[s];
+    bool auto_runs = !sh->crowded && (sh->spans_nodes ||
+                                      (some_unmapped && shmpi_mpi_needs_target_progress()));
     sh->amo_by_message = true;
     for (int pe = 0; pe < shmpi_g.n_pes; pe++) {
         uint32_t flags = sh->cards[pe].flags;
         bool runs = (flags & SHMPI_CARD_THREAD_MULTIPLE) &&
                     ((flags & SHMPI_CARD_PROGRESS_ASKED) ||
-                     ((flags & SHMPI_CARD_PROGRESS_AUTO) && sh->spans_nodes && !sh->crowded));
+                     ((flags & SHMPI_CARD_PROGRESS_AUTO) && auto_runs));
         if (pe == shmpi_g.my_pe)
             sh->progress_thread = runs;
         sh->amo_by_message = sh->amo_by_message && runs;

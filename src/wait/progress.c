@@ -9,6 +9,7 @@
  */
 #include "shmpi.h"
 #include "progress.h"
+#include "mpi_rma.h"
 #include "shape.h"
 
 #include <pthread.h>
@@ -173,15 +174,20 @@ void shmpi_backoff_test(struct shmpi_waiter *w, MPI_Request *req, int *done)
     if (n < spin_turns)
         return;
     uint64_t now = now_ns();
-    if (n == spin_turns) {
+    /* Serving AMO messages restarts the polling (spins), not the wait: its
+     * record keeps its age, so a target that serves another PE's polls of a
+     * lock it holds while it waits still shows in a hang report. */
+    if (n == spin_turns)
         w->since_ns = now;
-        shmpi_diag_publish(w); /* a wait that lasts says what it waits in */
+    if (SHMPI_UNLIKELY(!w->published) &&
+        (n == spin_turns || n % PUBLISH_RETRY_TURNS == 0)) {
+        w->shown_ns = now;
+        shmpi_diag_publish(w); /* a wait that lasts says what it waits in (again, when
+                                  another thread's wait showed meanwhile) */
     }
     uint64_t waited = now - w->since_ns;
     if (SHMPI_UNLIKELY(w->published))
-        shmpi_diag_tick(w, waited);
-    else if (SHMPI_UNLIKELY(n % PUBLISH_RETRY_TURNS == 0))
-        shmpi_diag_publish(w); /* another thread's wait showed meanwhile */
+        shmpi_diag_tick(w, now - w->shown_ns);
     /* A pending MPI request of this PE's own (a nonblocking collective, a
      * probe) advances only while this PE is inside MPI: poll it longer. */
     uint64_t poll_ns = shmpi_g.poll_ns;
@@ -331,6 +337,13 @@ static bool launcher_says_one_node(void)
     return false;
 }
 
+/* Whether the environment variable is set, not empty, and not `value`. */
+static bool set_to_other_than(const char *name, const char *value)
+{
+    const char *set = getenv(name);
+    return set && *set && strcmp(set, value) != 0;
+}
+
 bool shmpi_own_threads_may_call_mpi(void)
 {
     /* Read before MPI_Init (the environment table is read after it); a
@@ -344,7 +357,15 @@ bool shmpi_own_threads_may_call_mpi(void)
     const char *ipc = getenv("SHMPI_DEVICE_IPC");
     if (ipc && strcmp(ipc, "0") == 0)
         return true;
-    /* On one node neither thread calls MPI: the progress thread runs only
+    /* Open MPI 5's one-sided operations wait for their target to enter MPI
+     * (src/shape/mpi_rma.c): where they carry traffic on one node
+     * (SHMPI_MPI_ONLY, pseudo-nodes, static data not shared), the progress
+     * thread runs there too (shape.c). */
+    if (shmpi_mpi_needs_target_progress() && (set_to_other_than("SHMPI_MPI_ONLY", "0") ||
+                                              set_to_other_than("SHMPI_PSEUDO_NODE_SIZE", "0") ||
+                                              set_to_other_than("SHMPI_SHARE_STATIC", "1")))
+        return true;
+    /* Otherwise on one node neither thread calls MPI: the progress thread runs only
      * across nodes, and the diagnosis of a wait inside a blocking MPI
      * collective reads the other PEs' records in shared memory (the heaps,
      * or window.c's wait board).  MPI_THREAD_MULTIPLE costs every MPI call

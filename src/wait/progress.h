@@ -73,7 +73,8 @@ struct shmpi_wait_cmp {
 struct shmpi_waiter {
     unsigned spins;      /* turns so far */
     unsigned looks;      /* quiet turns (shmpi_g.poll_quietly) so far */
-    uint64_t since_ns;   /* when the loop began to yield */
+    uint64_t since_ns;   /* when the loop began to yield (again, after serving AMOs) */
+    uint64_t shown_ns;   /* when its record was published: the age the record shows */
     bool mpi_request;    /* it waits for an MPI request of this PE's own */
     bool calls_mpi;      /* the loop enters MPI itself on every turn (MPI_Test) */
     /* Whom the wait needs (the order check of diagnose.c, the watch of

@@ -26,8 +26,12 @@ if ! printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' 
     rm -rf "$work"; exit 77
 fi
 # env.c includes the library's headers, and so mpi.h.
-mpi_include=$(mpicc -show 2>/dev/null | tr ' ' '\n' | grep '^-I' | tr '\n' ' ')
-mpi_libs=$(mpicc -show 2>/dev/null | tr ' ' '\n' | grep -E '^-(L|l)' | tr '\n' ' ')
+# The MPI wrapper: MPICC (make fuzz passes the configured one), else mpicc; MPICH's
+# wrappers print their command with -show, Open MPI's with -showme.
+mpicc=${MPICC:-mpicc}
+mpi_show=$($mpicc -show 2>/dev/null) || mpi_show=$($mpicc -showme 2>/dev/null)
+mpi_include=$(echo "$mpi_show" | tr ' ' '\n' | grep '^-I' | tr '\n' ' ')
+mpi_libs=$(echo "$mpi_show" | tr ' ' '\n' | grep -E '^-(L|l)' | tr '\n' ' ')
 dirs=
 for d in base shape wait device team ops coll runtime; do dirs="$dirs -Isrc/$d"; done
 status=0

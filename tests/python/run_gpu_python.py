@@ -317,8 +317,29 @@ def unit_errors():
     check("imports without numpy, CuPy, Torch, Numba", out.stdout.strip() == "fine", out.stderr)
 
 
+def unit_python_path():
+    """The path the hot routines take: compiled (shmpi._fast) where SHMPI_PY_EXPECT_FAST=1
+    (gpu_python.test sets it where make built the extension for this python3), the ctypes
+    path with SHMPI_PY_NO_FAST=1."""
+    path = nvshmem.PYTHON_PATH
+    expect = os.environ.get("SHMPI_PY_EXPECT_FAST")
+    if os.environ.get("SHMPI_PY_NO_FAST", "0") not in ("", "0"):
+        check("SHMPI_PY_NO_FAST: the ctypes path", path.startswith("ctypes")
+              and nvshmem.put is nvshmem._py.put, path)
+    elif expect == "1":
+        check("the compiled path (shmpi._fast)", path.startswith("compiled")
+              and type(nvshmem.put).__name__ == "builtin_function_or_method", path)
+    elif expect == "0":
+        check("the ctypes path (no shmpi._fast for this python3)", path.startswith("ctypes"), path)
+    import inspect
+    check("fast routines keep their signatures", str(inspect.signature(nvshmem.put_signal))
+          == "(dst, src, signal_var, signal_val, signal_op, remote_pe=-1, stream=None)",
+          str(inspect.signature(nvshmem.put_signal)))
+
+
 def unit():
-    for g in (unit_dtypes, unit_streams, unit_arrays, unit_own_array, unit_errors):
+    for g in (unit_dtypes, unit_streams, unit_arrays, unit_own_array, unit_errors,
+              unit_python_path):
         group(g)
 
 

@@ -186,6 +186,14 @@ def stream_handle(stream):
     """The CUstream handle (an int) of a stream given as None (the default stream, 0), an
     int handle, an object with __cuda_stream__ (returning (version, handle)), a CuPy stream
     (.ptr), a Torch stream (.cuda_stream) or a Numba stream (.handle)."""
+    h = _stream_handle(stream)
+    if not 0 <= h < 1 << 64:
+        raise ShmpiInvalid("shmpi: %s gave stream handle %d, not a CUstream (0..2**64-1)"
+                           % (type(stream).__name__, h))
+    return h
+
+
+def _stream_handle(stream):
     if stream is None:
         return 0
     if isinstance(stream, bool):
@@ -311,6 +319,8 @@ def read_capsule(capsule):
     if t.dtype.lanes != 1:
         raise ShmpiInvalid("shmpi: DLPack dtype with %d lanes has no shmpi routines" % t.dtype.lanes)
     name = dtype_name((t.dtype.code, t.dtype.bits))
+    if t.ndim < 0 or (t.ndim and not t.shape):
+        raise ShmpiInvalid("shmpi: DLPack tensor of %d dimensions without a shape" % t.ndim)
     shape = tuple(t.shape[i] for i in range(t.ndim))
     strides = tuple(t.strides[i] for i in range(t.ndim)) if t.strides else None
     ptr = (t.data or 0) + t.byte_offset
@@ -367,7 +377,29 @@ def _bfloat16_says(obj):
 def array_info(obj, what="array"):
     """ArrayInfo of an array given by __cuda_array_interface__ (versions 0-3), DLPack
     (__dlpack__ and __dlpack_device__), or a buffer with .handle and .size (cuda.core's
-    Buffer: bytes); ShmpiInvalid for anything else or for non-contiguous arrays."""
+    Buffer: bytes); ShmpiInvalid for anything else, for non-contiguous arrays, and for
+    descriptions that are no memory (a negative dimension, a pointer outside 0..2**64-1,
+    fields of the wrong kind: tests/fuzz/python_arrays.py)."""
+    try:
+        info = _array_info(obj, what)
+    except ShmpiError:
+        raise
+    except (TypeError, ValueError, BufferError, KeyError, IndexError, AttributeError,
+            OverflowError) as e:
+        raise ShmpiInvalid("shmpi: %s: cannot read %s as an array (%s: %s)"
+                           % (what, type(obj).__name__, type(e).__name__, e)) from None
+    if any(n < 0 for n in info.shape):
+        raise ShmpiInvalid("shmpi: %s: shape %r has a negative dimension" % (what, info.shape))
+    if not 0 <= info.ptr < 1 << 64:
+        raise ShmpiInvalid("shmpi: %s: data pointer %d is no address (0..2**64-1)"
+                           % (what, info.ptr))
+    if info.nbytes >= 1 << 63:
+        raise ShmpiInvalid("shmpi: %s: shape %r is %d bytes, more than memory holds"
+                           % (what, info.shape, info.nbytes))
+    return info
+
+
+def _array_info(obj, what):
     if isinstance(obj, Array):
         return ArrayInfo(obj.ptr, obj.shape, obj.dtype, obj.device_type, obj.device_id, obj)
     bf16 = _bfloat16_says(obj)

@@ -107,8 +107,12 @@ def _declare(lib):
     d("shmem_team_n_pes", i, c_team)
     d("shmem_ptr", c_ptr, c_ptr, i)
     d("shmem_barrier_all", v)
+    d("shmem_sync_all", v)
+    d("shmem_quiet", v)
     d("shmem_malloc", c_ptr, c_size)
     d("shmem_free", v, c_ptr)
+    d("shmem_putmem", v, c_ptr, c_ptr, c_size, i)
+    d("shmem_getmem", v, c_ptr, c_ptr, c_size, i)
     d("shmem_int64_sum_reduce", i, c_team, c_ptr, c_ptr, c_size)
     pp = ctypes.c_void_p  # pointers to shmem_team_config_t and shmem_team_t
     d("shmem_team_split_strided", i, c_team, i, i, i, pp, ctypes.c_long, pp)

@@ -1,5 +1,8 @@
-"""shmpi.core: NVSHMEM4Py's nvshmem.core (0.1.x) names and signatures over shmpi's stream
-routines (shmemx.h: shmemx_*_on_stream, shmemx_device_*), through ctypes.
+"""shmpi.core: NVSHMEM4Py's nvshmem.core names and signatures (0.1.x, and 0.4.1's as
+docs/python.md's table says) over shmpi's stream routines (shmemx.h: shmemx_*_on_stream,
+shmemx_device_*), through ctypes, the hot routines through the compiled shmpi._fast where
+it is built (get_version().python_path says which), and host memory (host_array) without a
+GPU.
 
     import shmpi.core as nvshmem        # for code written `nvshmem.init(...)`
     # or: import shmpi as nvshmem       # for code written `nvshmem.core.init(...)`
@@ -18,8 +21,9 @@ import sys
 import warnings
 
 from . import _lib
-from ._interop import (Array, Buffer, ShmpiError, ShmpiInvalid, array_info, dtype_name,
-                       itemsize, move_routine, reduce_routine, stream_handle)
+from ._interop import (DTYPES, REDUCE_OPS, kDLCPU, Array, Buffer, ShmpiError, ShmpiInvalid, array_info,
+                       dtype_name, itemsize, move_routine, reduce_ops, reduce_routine,
+                       stream_handle)
 from .cuda import Stream, to_host, from_host
 
 __all__ = [
@@ -34,8 +38,10 @@ __all__ = [
     "register_external_array", "unregister_external_array", "register_external_buffer",
     "unregister_external_buffer", "array_get_buffer", "Array", "Buffer", "bytearray",
     "tensor", "bytetensor", "free_tensor", "get_peer_tensor", "tensor_get_buffer",
+    "register_external_tensor", "unregister_external_tensor",
     # RMA and signals
-    "put", "get", "put_signal", "signal_op", "signal_wait", "quiet", "SignalOp",
+    "put", "get", "put_signal", "signal_op", "signal_wait", "quiet", "SignalOp", "p", "g",
+    "host_array", "free_host_array",
     "ComparisonType",
     # collectives
     "barrier", "sync", "barrier_all", "sync_all", "reduce", "reducescatter", "fcollect",
@@ -83,17 +89,24 @@ class InitStatus(enum.IntEnum):
 
 
 class Version:
-    def __init__(self, openshmem_spec_version="", nvshmem4py_version="", libnvshmem_version=""):
+    """python_path: which path the hot routines take, "compiled (shmpi._fast)" or
+    "ctypes (why)" (docs/python.md, "The compiled fast path")."""
+
+    def __init__(self, openshmem_spec_version="", nvshmem4py_version="", libnvshmem_version="",
+                 python_path=""):
         self.openshmem_spec_version = openshmem_spec_version
         self.nvshmem4py_version = nvshmem4py_version
         self.libnvshmem_version = libnvshmem_version
+        self.python_path = python_path
 
     def __repr__(self):
-        return ("shmpi.core: library %s, OpenSHMEM %s, package %s"
-                % (self.libnvshmem_version, self.openshmem_spec_version, self.nvshmem4py_version))
+        return ("shmpi.core: library %s, OpenSHMEM %s, package %s, calls %s"
+                % (self.libnvshmem_version, self.openshmem_spec_version, self.nvshmem4py_version,
+                   self.python_path))
 
 
-_state = {"initialized": False, "we_started": False}
+# host_only: init(device_heap=False); barrier_all/sync_all/quiet are then the host's.
+_state = {"initialized": False, "we_started": False, "host_only": False}
 # Symmetric allocations of array()/buffer(), in order: data pointer -> bytes.
 _allocations = {}
 # Ranges of register_external_array(): data pointer -> bytes.
@@ -144,7 +157,7 @@ def _library_initialized():
 
 
 def init(device=None, uid=None, rank=None, nranks=None, mpi_comm=None, initializer_method="",
-         heap_size=0, thread_level=None):
+         heap_size=0, thread_level=None, device_heap=True):
     """Starts OpenSHMEM over MPI, unless it runs already (shmem4py, or the program, called
     shmem_init: then it is not started again), then the device heap:
     shmemx_device_init(device, heap_size), a no-op if shmem_init started it (with
@@ -156,7 +169,8 @@ def init(device=None, uid=None, rank=None, nranks=None, mpi_comm=None, initializ
     SHMPI_DEVICE_HEAP_SIZE, else 1 GiB.  initializer_method: "mpi" (or "emulated_mpi",
     or "" meaning "mpi"); "uid" is NVSHMEM's own and not supported.  mpi_comm: the PEs are
     those of MPI_COMM_WORLD; a communicator given must hold them all, in their order.
-    thread_level: if given, shmem_init_thread(thread_level) instead of shmem_init()."""
+    thread_level: if given, shmem_init_thread(thread_level) instead of shmem_init().
+    device_heap=False: no device heap (no GPU needed): host_array() and the host routines."""
     if initializer_method not in ("", "mpi", "emulated_mpi"):
         raise ShmpiInvalid("shmpi: init: initializer_method %r: shmpi starts over MPI only "
                            "(initializer_method=\"mpi\")" % (initializer_method,))
@@ -174,10 +188,12 @@ def init(device=None, uid=None, rank=None, nranks=None, mpi_comm=None, initializ
         else:
             lib.shmem_init()
         _state["we_started"] = True
-    rc = _lib.need("shmemx_device_init")(ordinal, nbytes)
+    rc = _lib.need("shmemx_device_init")(ordinal, nbytes) if device_heap else 0
     if rc != 0:
         raise ShmpiError("shmpi: shmemx_device_init(%d, %d) returned %d" % (ordinal, nbytes, rc))
     _state["initialized"] = True
+    _state["host_only"] = not device_heap
+    _fast_setup()
     if mpi_comm is not None and hasattr(mpi_comm, "Get_size"):
         if mpi_comm.Get_size() != n_pes() or mpi_comm.Get_rank() != my_pe():
             raise ShmpiInvalid("shmpi: init: mpi_comm has %d ranks (this one %d), but the PEs "
@@ -191,12 +207,14 @@ def finalize():
     if not _state["initialized"]:
         return
     lib = _lib.load()
-    if _allocations:
-        warnings.warn("shmpi.core.finalize: %d symmetric arrays were not freed; freeing them"
-                      % len(_allocations), stacklevel=2)
-        for ptr in reversed(list(_allocations)):
-            lib.shmemx_device_free(ptr)
-        _allocations.clear()
+    for allocations, free, what in ((_allocations, lib.shmemx_device_free, "symmetric arrays"),
+                                    (_host_allocations, lib.shmem_free, "host arrays")):
+        if allocations:
+            warnings.warn("shmpi.core.finalize: %d %s were not freed; freeing them"
+                          % (len(allocations), what), stacklevel=2)
+            for ptr in reversed(list(allocations)):
+                free(ptr)
+            allocations.clear()
     _state["initialized"] = False
     if _state["we_started"]:
         _state["we_started"] = False
@@ -219,7 +237,7 @@ def get_version():
         f.restype, f.argtypes = None, [ctypes.POINTER(ctypes.c_int)] * 2
         f(ctypes.byref(major), ctypes.byref(minor))
         spec = "%d.%d" % (major.value, minor.value)
-    return Version(spec, __version__, _lib.path() or "")
+    return Version(spec, __version__, _lib.path() or "", PYTHON_PATH)
 
 
 def _need_init(what):
@@ -572,6 +590,8 @@ def unregister_external_array(array):
 
 register_external_buffer = register_external_array
 unregister_external_buffer = unregister_external_array
+register_external_tensor = register_external_array  # a tensor is an array (DLPack)
+unregister_external_tensor = unregister_external_array
 
 
 def bytearray(shape, release=False, morder="C"):
@@ -598,6 +618,74 @@ def bytetensor(shape, release=False):
 free_tensor = free_array
 get_peer_tensor = get_peer_array
 tensor_get_buffer = array_get_buffer
+
+
+# ---- host memory: the symmetric heap of shmem_malloc, as numpy arrays ------------------
+# host_array()'s allocations: data pointer -> bytes.
+_host_allocations = {}
+
+
+def host_array(shape, dtype="float32"):
+    """A numpy array over symmetric host memory (shmem_malloc; collective), so a program
+    runs without a GPU (init(device_heap=False)): put/get/p/g take it as the symmetric
+    side, with no stream.  Free it with free_host_array()."""
+    import numpy
+    _need_init("host_array")
+    shape = (shape,) if isinstance(shape, int) else tuple(int(n) for n in shape)
+    name = dtype_name(dtype)
+    if name == "bfloat16":
+        raise ShmpiInvalid("shmpi: host_array: numpy has no bfloat16")
+    if any(n < 0 for n in shape):
+        raise ShmpiInvalid("shmpi: host_array: shape %r has a negative dimension" % (shape,))
+    count = math.prod(shape)
+    nbytes = max(count, 1) * itemsize(name)
+    ptr = _lib.load().shmem_malloc(nbytes)
+    if not ptr:
+        raise ShmpiError("shmpi: host_array: shmem_malloc(%d) returned NULL: the symmetric "
+                         "heap is full (SHMEM_SYMMETRIC_SIZE)" % nbytes)
+    _host_allocations[ptr] = nbytes
+    memory = (ctypes.c_char * nbytes).from_address(ptr)
+    return numpy.frombuffer(memory, dtype=name, count=count).reshape(shape)
+
+
+def free_host_array(array):
+    """Frees an array of host_array() (collective: shmem_free)."""
+    _need_init("free_host_array")
+    info = array_info(array, "free_host_array")
+    if info.ptr not in _host_allocations:
+        raise ShmpiInvalid("shmpi: free_host_array: 0x%x is no array of host_array() (or it "
+                           "was freed)" % info.ptr)
+    del _host_allocations[info.ptr]
+    _lib.load().shmem_free(info.ptr)
+
+
+def _host_element(array, remote_pe, what):
+    _need_init(what)
+    info = array_info(array, what)
+    if info.device_type != kDLCPU:
+        raise ShmpiInvalid("shmpi: %s: the array is device memory; p and g take host_array()s"
+                           % what)
+    if info.nbytes < 1:
+        raise ShmpiInvalid("shmpi: %s: the array is empty" % what)
+    return info, _pe(remote_pe, what)
+
+
+def p(dst, value, remote_pe):
+    """dst's first element on PE remote_pe = value (dst: a host_array(); shmem_putmem of
+    one element, as shmem_TYPE_p)."""
+    import numpy
+    info, pe = _host_element(dst, remote_pe, "p")
+    v = numpy.array([value], dtype=info.dtype)
+    _lib.load().shmem_putmem(info.ptr, v.ctypes.data, v.nbytes, pe)
+
+
+def g(src, remote_pe):
+    """src's first element on PE remote_pe (src: a host_array(); shmem_TYPE_g)."""
+    import numpy
+    info, pe = _host_element(src, remote_pe, "g")
+    v = numpy.zeros(1, dtype=info.dtype)
+    _lib.load().shmem_getmem(v.ctypes.data, info.ptr, v.nbytes, pe)
+    return v[0].item()
 
 
 # ---- RMA and signals --------------------------------------------------------------------
@@ -627,6 +715,15 @@ def _rma(kind, dst, src, remote_pe, stream, signal=None):
     pe = _pe(remote_pe, what)
     h = stream_handle(stream)
     nbytes = min(d.nbytes, s.nbytes)
+    symmetric = s if kind == "get" else d
+    if symmetric.device_type == kDLCPU and signal is None:
+        # the host's symmetric heap (host_array): OpenSHMEM's own routines, no stream
+        if stream is not None:
+            raise ShmpiInvalid("shmpi: %s: the symmetric array is host memory (host_array): "
+                               "give no stream" % what)
+        host = _lib.load().shmem_getmem if kind == "get" else _lib.load().shmem_putmem
+        host(d.ptr, s.ptr, nbytes, pe)
+        return
     name = d.dtype if d.dtype == s.dtype else "uint8"
     routine, elem = move_routine(kind, name)
     f = _lib.need(routine)
@@ -639,12 +736,14 @@ def _rma(kind, dst, src, remote_pe, stream, signal=None):
 
 def put(dst, src, remote_pe=-1, stream=None):
     """Copies src (local: device or host) into dst on PE remote_pe (symmetric), on `stream`:
-    min(dst.nbytes, src.nbytes) bytes."""
+    min(dst.nbytes, src.nbytes) bytes.  A dst of host_array() is put by shmem_putmem
+    (stream None)."""
     _rma("put", dst, src, remote_pe, stream)
 
 
 def get(dst, src, remote_pe=-1, stream=None):
-    """Copies src on PE remote_pe (symmetric) into the local dst, on `stream`."""
+    """Copies src on PE remote_pe (symmetric) into the local dst, on `stream`.  A src of
+    host_array() is read by shmem_getmem (stream None): dst holds it on return."""
     _rma("get", dst, src, remote_pe, stream)
 
 
@@ -698,6 +797,9 @@ def quiet(stream=None):
     """`stream` waits for this PE's earlier puts (of the stream, and the host routines'
     nonblocking copies to the device heap)."""
     _need_init("quiet")
+    if _state["host_only"] and stream is None:
+        _lib.load().shmem_quiet()
+        return
     _lib.need("shmemx_quiet_on_stream")(stream_handle(stream))
 
 
@@ -723,11 +825,17 @@ def sync(team, stream=None):
 
 def barrier_all(stream=None):
     _need_init("barrier_all")
+    if _state["host_only"] and stream is None:
+        _lib.load().shmem_barrier_all()
+        return
     _lib.need("shmemx_barrier_all_on_stream")(stream_handle(stream))
 
 
 def sync_all(stream=None):
     _need_init("sync_all")
+    if _state["host_only"] and stream is None:
+        _lib.load().shmem_sync_all()
+        return
     _lib.need("shmemx_sync_all_on_stream")(stream_handle(stream))
 
 
@@ -804,3 +912,114 @@ def broadcast(team, dst_array, src_array, root=0, stream=None):
     routine, elem = move_routine("broadcast", d.dtype)
     _check_rc(_lib.need(routine)(_team(team, "broadcast"), d.ptr, s.ptr, d.nbytes // elem,
                                  int(root), stream_handle(stream)), routine)
+
+
+# ---- the compiled fast path (shmpi._fast; docs/python.md, "The compiled fast path") -------
+# The routines below are replaced by shmpi._fast's, which do the common case in C and
+# hand everything else, unchanged, to these Python functions (kept as _py.NAME).
+_FAST_ROUTINES = ("put", "get", "put_signal", "signal_op", "signal_wait", "barrier_all",
+                  "sync_all", "quiet", "barrier", "sync", "reduce", "fcollect")
+_FAST_SINGLES = ("shmem_n_pes", "shmem_team_n_pes", "shmem_putmem", "shmem_getmem", "shmemx_signal_op_on_stream",
+                 "shmemx_signal_wait_until_on_stream", "shmemx_barrier_all_on_stream",
+                 "shmemx_sync_all_on_stream", "shmemx_quiet_on_stream",
+                 "shmemx_barrier_on_stream", "shmemx_team_sync_on_stream")
+
+
+def _load_fast():
+    """(shmpi._fast or None, PYTHON_PATH's text)."""
+    if os.environ.get("SHMPI_PY_NO_FAST", "0") not in ("", "0"):
+        return None, "ctypes (SHMPI_PY_NO_FAST is set)"
+    try:
+        from . import _fast
+    except ImportError as e:
+        return None, "ctypes (no compiled shmpi._fast: %s)" % e
+    return _fast, "compiled (shmpi._fast)"
+
+
+def _typestr_table():
+    """typestr -> dtype index for every typestr dtype_name takes of the usual forms."""
+    names = list(DTYPES)
+    table = {}
+    for order in ("", "<", "|", "=", ">"):
+        for kind in "biufc":
+            for size in (1, 2, 4, 8, 16):
+                ts = "%s%s%d" % (order, kind, size)
+                try:
+                    table[ts] = names.index(dtype_name(ts))
+                except ShmpiInvalid:
+                    pass
+    return table
+
+
+def _numpy_formats():
+    """numpy's buffer format -> dtype index, for the dtypes array_info reads from numpy
+    arrays (through DLPack) as the same dtype: shmpi._fast reads numpy arrays by their
+    buffer, only where that agrees."""
+    numpy = sys.modules.get("numpy")
+    names = list(DTYPES)
+    table = {}
+    if numpy is None:
+        return table
+    for code in "?bhilqBHILQefdFD":
+        try:
+            a = numpy.zeros(2, dtype=code)
+            table[memoryview(a).format] = names.index(array_info(a).dtype)
+        except Exception:  # a dtype DLPack or shmpi does not take: the Python path
+            pass
+    return table
+
+
+def _fast_bind():
+    fast, why = _load_fast()
+    if fast is None:
+        return None, why
+    names = list(DTYPES)
+    slow = {name: globals()[name] for name in _FAST_ROUTINES}
+    fast.bind(slow, _state, Array, Stream, ShmpiError, {n: i for i, n in enumerate(names)},
+              _typestr_table(), {DTYPES[n][3]: i for i, n in enumerate(names)}, _numpy_formats)
+    return fast, why
+
+
+def _fast_setup():
+    """Gives shmpi._fast the library's routines (at init: the library is loaded)."""
+    if _fast is None:
+        return
+    lib = _lib.load()
+
+    def address(name):
+        f = _lib.routine(name) if name else None
+        return ctypes.cast(f, ctypes.c_void_p).value or 0 if f is not None else 0
+    names = list(DTYPES)
+    moves = {}
+    for kind in ("put", "get", "put_signal", "fcollect"):
+        moves[kind] = []
+        for n in names:
+            routine, elem = move_routine(kind, n)
+            moves[kind].append((address(routine), elem, routine))
+    reduces = []
+    for n in names:
+        row = []
+        for op in REDUCE_OPS:
+            routine = reduce_routine("reduce", n, op) if op in reduce_ops(n) else ""
+            row.append((address(routine), 1, routine))
+        reduces.append(row)
+    singles = {name: ctypes.cast(getattr(lib, name), ctypes.c_void_p).value or 0
+               for name in _FAST_SINGLES if hasattr(lib, name)}
+    try:
+        _fast.setup(singles, [itemsize(n) for n in names], moves, reduces, names.index("uint8"))
+    except ValueError:  # a library without some routine: the Python path says so per call
+        pass
+
+
+class _PythonRoutines:
+    """The Python functions of the hot routines (the reference, and the fallback)."""
+
+
+_py = _PythonRoutines()
+for _name in _FAST_ROUTINES:
+    setattr(_py, _name, globals()[_name])
+_fast, PYTHON_PATH = _fast_bind()
+if _fast is not None:
+    for _name in _FAST_ROUTINES:
+        globals()[_name] = getattr(_fast, _name)
+del _name

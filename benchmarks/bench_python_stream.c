@@ -1,0 +1,73 @@
+/*
+ * bench_python_stream.c - the C side of benchmarks/bench_python_stream.py: each
+ * function calls one stream routine of libshmpi `iters` times back to back and
+ * returns the microseconds per call.  The routine comes as a function pointer
+ * that the Python script took from the library it loaded (ctypes), so the C
+ * calls and shmpi.core's run in one process, on the same library, stream and
+ * arrays.  The script compiles this file itself (cc -O2 -shared -fPIC).
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+#define TIMED(CALL)                                                                           \
+    double start = now_us();                                                                  \
+    for (long i = 0; i < iters; i++)                                                          \
+        CALL;                                                                                 \
+    return (now_us() - start) / (double)(iters > 0 ? iters : 1)
+
+double bench_rma(void (*fn)(void *, const void *, size_t, int, void *), void *dst,
+                 const void *src, size_t count, int pe, void *stream, long iters)
+{
+    TIMED(fn(dst, src, count, pe, stream));
+}
+
+double bench_put_signal(void (*fn)(void *, const void *, size_t, void *, uint64_t, int, int,
+                                   void *),
+                        void *dst, const void *src, size_t count, void *sig, uint64_t value,
+                        int op, int pe, void *stream, long iters)
+{
+    TIMED(fn(dst, src, count, sig, value, op, pe, stream));
+}
+
+double bench_signal_op(void (*fn)(void *, uint64_t, int, int, void *), void *sig, uint64_t value,
+                       int op, int pe, void *stream, long iters)
+{
+    TIMED(fn(sig, value, op, pe, stream));
+}
+
+double bench_signal_wait(void (*fn)(void *, int, uint64_t, void *), void *sig, int cmp,
+                         uint64_t value, void *stream, long iters)
+{
+    TIMED(fn(sig, cmp, value, stream));
+}
+
+double bench_stream_only(void (*fn)(void *), void *stream, long iters)
+{
+    TIMED(fn(stream));
+}
+
+double bench_team_stream(int (*fn)(void *, void *), void *team, void *stream, long iters)
+{
+    TIMED(fn(team, stream));
+}
+
+double bench_coll(int (*fn)(void *, void *, const void *, size_t, void *), void *team, void *dst,
+                  const void *src, size_t count, void *stream, long iters)
+{
+    TIMED(fn(team, dst, src, count, stream));
+}
+
+/* --host: shmem_putmem / shmem_getmem on the host's symmetric heap */
+double bench_host_rma(void (*fn)(void *, const void *, size_t, int), void *dst, const void *src,
+                      size_t nbytes, int pe, long iters)
+{
+    TIMED(fn(dst, src, nbytes, pe));
+}
