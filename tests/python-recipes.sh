@@ -5,14 +5,15 @@
 # the suites of what it installed:
 #   1. shmem4py 1.0.0 built against shmpi; then shmem4py's own tests (from its PyPI
 #      sdist, through tests/run-shmem4py.sh) on 1, 2 and 4 PEs;
-#   2. mpi4py 4.1.2 built with the MPI shmpi was built with (shmpi_info's mpi:cc), and
-#      shmpi's own package (src/python, pip install); then mpi4py and shmem4py in one
-#      job (one MPI_COMM_WORLD), the package's checks (tests/python/run_gpu_python.py on
-#      the fake CUDA driver at 1, 2 and 4 PEs, tests/python/host_only.py with no driver)
-#      on the installed package, not the sources';
-#   3. cuda-core from PyPI and the notebook example (examples/nvshmem4py_notebook.py) on
+#   2. shmpi's own package (src/python, pip install); then its checks
+#      (tests/python/run_gpu_python.py on the fake CUDA driver without MPI and at 2 and 4
+#      PEs, tests/python/host_only.py with no driver) on the installed package, not the
+#      sources';
+#   3. mpi4py 4.1.2 built with the MPI shmpi was built with (shmpi_info's mpi:cc); then
+#      mpi4py and shmem4py in one job (one MPI_COMM_WORLD, MPICH);
+#   4. cuda-core from PyPI and the notebook example (examples/nvshmem4py_notebook.py) on
 #      2 PEs, on the fake driver: cuda-core without cuda-bindings does not import, so the
-#      notebook takes its stand-ins (shmpi.cuda) and says so; with mpi4py from step 2.
+#      notebook takes its stand-ins (shmpi.cuda) and says so; with mpi4py from step 3.
 #
 #   tests/python-recipes.sh [PREFIX [BUILD]]
 #
@@ -82,7 +83,21 @@ step "shmem4py $s4p's tests from its sdist on 1, 2, 4 PEs" sh -c '
         "shmem4py==$3" >/dev/null &&
     SHMEM4PY_PYTHON=$1 SHMEM4PY_SUITE_ONLY=1 sh tests/run-shmem4py.sh "$4" "$2/dist/shmem4py-$3.tar.gz"' \
     - "$python" "$work" "$s4p" "$prefix"
-step "README's Python recipe 2 (mpi4py from PyPI, shmpi's package)" sh "$(recipe 2)"
+step "README's Python recipe 2 (shmpi's package)" sh "$(recipe 2)"
+# The package's checks on what pip installed (SHMPI_PY_INSTALLED=1), the library found
+# as the package finds it (no SHMPI_LIBRARY), compiled path where Python.h is there.
+fast=0
+"$python" -c 'import os, sysconfig; exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' && fast=1
+runner=$top/tests/python/run_gpu_python.py
+gpu="env -u SHMPI_LIBRARY SHMPI_PY_INSTALLED=1 SHMPI_PY_EXPECT_FAST=$fast SHMPI_CUDA_LIBRARY=$fake SHMPI_DEVICE_HEAP_SIZE=16m"
+step "shmpi's package: unit checks" $gpu "$python" "$runner" --unit
+for np in 2 4; do
+    step "shmpi's package on $np PEs, fake driver" $gpu oshrun -n $np "$python" "$runner"
+done
+step "shmpi's package: host memory, no driver, 2 PEs" env -u SHMPI_LIBRARY SHMPI_PY_INSTALLED=1 \
+    SHMPI_CUDA_LIBRARY=/nonexistent/libcuda.so.1 SHMPI_DEVICE_HEAP_SIZE=0 \
+    oshrun -n 2 "$python" "$top/tests/python/host_only.py"
+step "README's Python recipe 3 (mpi4py from PyPI)" sh "$(recipe 3)"
 # One job, one MPI: mpi4py's COMM_WORLD is shmem4py's PEs, and its MPI is MPICH.
 cat > "$work/one_mpi.py" <<'PY'
 from mpi4py import MPI
@@ -97,23 +112,10 @@ if comm.Get_rank() == 0:
                                                 MPI.Get_library_version().splitlines()[0]))
 PY
 step "mpi4py and shmem4py in one job of 2 PEs" oshrun -n 2 "$python" "$work/one_mpi.py"
-# The package's checks on what pip installed (SHMPI_PY_INSTALLED=1), the library found
-# as the package finds it (no SHMPI_LIBRARY), compiled path where Python.h is there.
-fast=0
-"$python" -c 'import os, sysconfig; exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' && fast=1
-runner=$top/tests/python/run_gpu_python.py
-gpu="env -u SHMPI_LIBRARY SHMPI_PY_INSTALLED=1 SHMPI_PY_EXPECT_FAST=$fast SHMPI_CUDA_LIBRARY=$fake SHMPI_DEVICE_HEAP_SIZE=16m"
-step "shmpi's package: unit checks" $gpu "$python" "$runner" --unit
-for np in 2 4; do
-    step "shmpi's package on $np PEs, fake driver" $gpu oshrun -n $np "$python" "$runner"
-done
-step "shmpi's package: host memory, no driver, 2 PEs" env -u SHMPI_LIBRARY SHMPI_PY_INSTALLED=1 \
-    SHMPI_CUDA_LIBRARY=/nonexistent/libcuda.so.1 SHMPI_DEVICE_HEAP_SIZE=0 \
-    oshrun -n 2 "$python" "$top/tests/python/host_only.py"
 # The notebook: its first line says what it uses; "notebook: done" is its end.
 expect="^notebook: done"
-step "README's Python recipe 3 (cuda-core, the notebook on 2 PEs)" env SHMPI_CUDA_LIBRARY="$fake" \
-    SHMPI_DEVICE_HEAP_SIZE=16m SHMPI_EXAMPLE_VMM_BYTES=1048576 sh "$(recipe 3)"
+step "README's Python recipe 4 (cuda-core, the notebook on 2 PEs)" env SHMPI_CUDA_LIBRARY="$fake" \
+    SHMPI_DEVICE_HEAP_SIZE=16m SHMPI_EXAMPLE_VMM_BYTES=1048576 sh "$(recipe 4)"
 grep -h "^notebook: [0-9]* PEs" "$work/step.log"
 echo "python recipes took $(($(date +%s) - start)) s"
 echo "$passed passed, $failed failed"
