@@ -7,8 +7,10 @@ the exit status is 1 on a PE with a failed check."""
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                                "src", "python"))
+# SHMPI_PY_INSTALLED=1 (tests/python-recipes.sh): the package pip installed, not the sources'.
+if os.environ.get("SHMPI_PY_INSTALLED") != "1":
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                    "src", "python"))
 import numpy as np  # noqa: E402
 
 import shmpi.core as nvshmem  # noqa: E402
@@ -64,6 +66,9 @@ raises("put to host memory on a stream refused", ShmpiInvalid, nvshmem.put, a, g
 raises("p to PE n refused", ShmpiInvalid, nvshmem.p, a, 1, n)
 raises("p to device-typed memory refused", ShmpiInvalid, nvshmem.p,
        nvshmem.Array(0x1000, (1,), "int64"), 1, right)
+if os.environ.get("SHMPI_PY_INSTALLED") == "1":
+    check("the installed package, not the sources'", "site-packages" in nvshmem.__file__,
+          nvshmem.__file__)
 check("the path in use is reported", nvshmem.get_version().python_path
       in (nvshmem.PYTHON_PATH,) and nvshmem.PYTHON_PATH != "")
 nvshmem.free_host_array(b)

@@ -30,7 +30,10 @@ import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.normpath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(TOP, "src", "python"))
+# SHMPI_PY_INSTALLED=1 (tests/python-recipes.sh): the package pip installed, not the sources'.
+INSTALLED = os.environ.get("SHMPI_PY_INSTALLED") == "1"
+SOURCES = [] if INSTALLED else [os.path.join(TOP, "src", "python")]
+sys.path[0:0] = SOURCES
 
 import numpy as np  # noqa: E402
 
@@ -311,8 +314,8 @@ def unit_errors():
         del os.environ["SHMPI_LIBRARY"]
     code = ("import sys; sys.modules['numpy'] = None; sys.modules['cupy'] = None; "
             "sys.modules['torch'] = None; sys.modules['numba'] = None; "
-            "sys.path.insert(0, %r); import shmpi.core as n; a = n.Array(1, (2,), 'int32'); "
-            "a.__dlpack__(); print('fine')" % os.path.join(TOP, "src", "python"))
+            "sys.path[0:0] = %r; import shmpi.core as n; a = n.Array(1, (2,), 'int32'); "
+            "a.__dlpack__(); print('fine')" % SOURCES)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     check("imports without numpy, CuPy, Torch, Numba", out.stdout.strip() == "fine", out.stderr)
 
@@ -323,6 +326,10 @@ def unit_python_path():
     path with SHMPI_PY_NO_FAST=1."""
     path = nvshmem.PYTHON_PATH
     expect = os.environ.get("SHMPI_PY_EXPECT_FAST")
+    if INSTALLED:
+        check("the installed package, not the sources'",
+              not os.path.abspath(shmpi.__file__).startswith(os.path.join(TOP, "src")),
+              shmpi.__file__)
     if os.environ.get("SHMPI_PY_NO_FAST", "0") not in ("", "0"):
         check("SHMPI_PY_NO_FAST: the ctypes path", path.startswith("ctypes")
               and nvshmem.put is nvshmem._py.put, path)

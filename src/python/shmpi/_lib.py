@@ -4,9 +4,12 @@ Where the library comes from, first found first:
   1. a libshmpi already mapped into this process (shmem4py loaded it): one library,
      one state, so host arrays of shmem4py and device arrays of shmpi.core mix;
   2. SHMPI_LIBRARY (a path);
-  3. the libdir of the install this package came with (_paths.py, made by make);
+  3. the libdir recorded when the package was built (_paths.py: make's libdir, or for
+     pip install the shmpi_info on PATH's, else pkg-config's; src/python/setup.py);
   4. the folders above the package (PREFIX/lib/pythonX.Y/site-packages/shmpi);
-  5. ctypes.util.find_library("shmpi") (ldconfig, LD_LIBRARY_PATH).
+  5. where none of these has one: the libdir of the shmpi_info on PATH (`shmpi_info
+     --parsable`), else pkg-config's; then ctypes.util.find_library("shmpi") (ldconfig,
+     LD_LIBRARY_PATH).
 Nothing is loaded before the first call that needs the library.
 """
 import ctypes
@@ -39,6 +42,30 @@ def _mapped_libshmpi():
     return None
 
 
+def _libraries_in(folder):
+    names = [os.path.join(folder, n) for n in ("libshmpi.so.0", "libshmpi.so")] if folder else []
+    return [p for p in names if os.path.exists(p)]
+
+
+def _output(*argv):
+    import subprocess
+    try:
+        return subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              universal_newlines=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def installed_libdir():
+    """The libdir of the shmpi installed where PATH and pkg-config find one (`shmpi_info
+    --parsable`'s path:libdir, else `pkg-config --variable=libdir shmpi`), or None.
+    src/python/setup.py records it at pip install time."""
+    for line in _output("shmpi_info", "--parsable").splitlines():
+        if line.startswith("path:libdir:"):
+            return line[len("path:libdir:"):]
+    return _output("pkg-config", "--variable=libdir", "shmpi").strip() or None
+
+
 def candidates():
     """The paths tried, in order (see the module's docstring)."""
     paths = []
@@ -56,10 +83,9 @@ def candidates():
     dirs = [LIBDIR] if LIBDIR else []
     dirs += [os.path.normpath(os.path.join(here, *[".."] * up)) for up in (3, 4)]
     for d in dirs:
-        for name in ("libshmpi.so.0", "libshmpi.so"):
-            p = os.path.join(d, name)
-            if os.path.exists(p):
-                paths.append(p)
+        paths += _libraries_in(d)
+    if not paths:
+        paths += _libraries_in(installed_libdir())
     found = ctypes.util.find_library("shmpi")
     if found:
         paths.append(found)
@@ -83,7 +109,9 @@ def load():
         return lib
     raise ShmpiError("shmpi: cannot load libshmpi: set SHMPI_LIBRARY to its path"
                      + (" (tried: %s)" % "; ".join(tried) if tried else
-                        " (none found next to the package, nor by ctypes.util.find_library)"))
+                        " or put the bin folder of shmpi's install on PATH (none found: not "
+                        "where the package was built against, nor next to it, nor by "
+                        "shmpi_info or ctypes.util.find_library)"))
 
 
 def path():
