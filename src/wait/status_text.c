@@ -100,8 +100,12 @@ static int members(const struct shmpi_status_page *page, int n, int i, bool remo
 static int lock_holder(const struct shmpi_status_page *page, int n, int i)
 {
     const struct shmpi_status_wait *w = &page[i].wait;
+    /* Only a PE of the same job (pages that disagree on the job's size are
+     * another job's, whatever they say) holds the lock awaited. */
     for (int j = 0; j < n; j++)
-        if (j != i && page[j].held_segment == w->segment && page[j].held_offset == w->offset)
+        if (j != i && page[j].held_segment == w->segment && page[j].held_offset == w->offset &&
+            page[j].n_pes == page[i].n_pes && page[j].pe < page[i].n_pes &&
+            strcmp(page[j].job, page[i].job) == 0)
             return page[j].pe;
     return -1;
 }
