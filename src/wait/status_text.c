@@ -419,10 +419,26 @@ bool shmpi_status_read(const char *path, struct shmpi_status_page *copy)
     return read_page(path, copy, &st);
 }
 
+/* A killed PE whose launcher exited unreaped stays a zombie wherever PID 1
+ * does not reap (containers): kill(pid, 0) still succeeds, yet it is gone. */
+static bool is_zombie(pid_t pid)
+{
+    char path[64], stat_line[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    FILE *file = fopen(path, "re");
+    if (!file)
+        return false;
+    size_t len = fread(stat_line, 1, sizeof stat_line - 1, file);
+    fclose(file);
+    stat_line[len] = '\0';
+    const char *after_name = strrchr(stat_line, ')');  /* the name may hold ')' */
+    return after_name && after_name[1] == ' ' && (after_name[2] == 'Z' || after_name[2] == 'X');
+}
+
 bool shmpi_status_alive(const struct shmpi_status_page *page)
 {
     /* (pid 0 or below would name a process group: shmpi_status_valid refuses those) */
-    return page->pid > 0 && (kill(page->pid, 0) == 0 || errno == EPERM);
+    return page->pid > 0 && (kill(page->pid, 0) == 0 || errno == EPERM) && !is_zombie(page->pid);
 }
 
 void shmpi_status_each(const char *job_prefix, shmpi_status_visitor visit, void *arg)
