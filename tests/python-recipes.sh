@@ -1,8 +1,8 @@
 #!/bin/sh
-# README's Python recipes run as they stand, from PyPI, into a fresh virtual environment
-# (the sh blocks of README's "### Python" section, in order, with HOME a folder whose
-# shmpi is PREFIX and README's `export PATH=$HOME/shmpi/bin:$PATH`), each followed by
-# the suites of what it installed:
+# The Python recipes run as they stand, from PyPI, into a fresh virtual environment (the
+# sh blocks of docs/python.md's "## The install, line by line", in order, with HOME a
+# folder whose shmpi is PREFIX and README's `export PATH=$HOME/shmpi/bin:$PATH`), each
+# followed by the suites of what it installed:
 #   1. shmem4py 1.0.0 built against shmpi; then shmem4py's own tests (from its PyPI
 #      sdist, through tests/run-shmem4py.sh) on 1, 2 and 4 PEs;
 #   2. shmpi's own package (src/python, pip install); then its checks
@@ -20,7 +20,7 @@
 # PREFIX  the shmpi install (default _install); BUILD the build folder with the fake
 #         driver (default _build; make check builds tests/.libs/fake_cuda.so)
 # Needs PyPI, Debian's python3-venv python3-dev python3-numpy python3-cffi
-# python3-setuptools python3-wheel (README's recipe says why).  pip's cache is the fresh
+# python3-setuptools python3-wheel (docs/python.md says why).  pip's cache is the fresh
 # HOME's, so every run downloads and builds everything.  Each step has a timeout
 # (SHMPI_RECIPE_TIMEOUT, 600 s).  Prints "N passed, M failed" and the time taken.
 set -u
@@ -38,10 +38,10 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/home"
 ln -s "$prefix" "$work/home/shmpi"
-# Block N of README's Python section into recipeN.sh.
-awk -v dir="$work" '/^### Python/ { sect = 1; next } /^#/ { sect = 0 }
+# Block N of docs/python.md's install section into recipeN.sh.
+awk -v dir="$work" '/^## The install, line by line$/ { sect = 1; next } /^#/ { sect = 0 }
     sect && /^```sh$/ { n++; body = 1; next } body && /^```$/ { body = 0; next }
-    body { print > (dir "/recipe" n ".sh") }' "$top/README.md"
+    body { print > (dir "/recipe" n ".sh") }' "$top/docs/python.md"
 HOME=$work/home
 PATH=$HOME/shmpi/bin:$PATH
 export HOME PATH
@@ -68,22 +68,22 @@ step() {
     fi
     expect=
 }
-# recipe N: README's block N, run in the folder of shmpi's sources in the venv block 1
+# recipe N: the install's block N, run in the folder of shmpi's sources in the venv block 1
 # made (a user's shell where block 1 ran has it activated).
 recipe() {
-    [ -s "$work/recipe$1.sh" ] || { echo "README's Python section has no sh block $1" >&2; return; }
+    [ -s "$work/recipe$1.sh" ] || { echo "docs/python.md's install section has no sh block $1" >&2; return; }
     { echo "set -ex"; [ "$1" -gt 1 ] && echo ". $venv/bin/activate"; cat "$work/recipe$1.sh"; } \
         > "$work/run$1.sh"
     echo "$work/run$1.sh"
 }
-step "README's Python recipe 1 (shmem4py from PyPI)" sh "$(recipe 1)"
+step "Python recipe 1 (shmem4py from PyPI)" sh "$(recipe 1)"
 s4p=$("$python" -c 'import shmem4py; print(shmem4py.__version__)' 2>/dev/null)
 step "shmem4py $s4p's tests from its sdist on 1, 2, 4 PEs" sh -c '
     "$1" -m pip download --no-deps --no-binary :all: --no-build-isolation -d "$2/dist" \
         "shmem4py==$3" >/dev/null &&
     SHMEM4PY_PYTHON=$1 SHMEM4PY_SUITE_ONLY=1 sh tests/run-shmem4py.sh "$4" "$2/dist/shmem4py-$3.tar.gz"' \
     - "$python" "$work" "$s4p" "$prefix"
-step "README's Python recipe 2 (shmpi's package)" sh "$(recipe 2)"
+step "Python recipe 2 (shmpi's package)" sh "$(recipe 2)"
 # The package's checks on what pip installed (SHMPI_PY_INSTALLED=1), the library found
 # as the package finds it (no SHMPI_LIBRARY), compiled path where Python.h is there.
 fast=0
@@ -97,7 +97,7 @@ done
 step "shmpi's package: host memory, no driver, 2 PEs" env -u SHMPI_LIBRARY SHMPI_PY_INSTALLED=1 \
     SHMPI_CUDA_LIBRARY=/nonexistent/libcuda.so.1 SHMPI_DEVICE_HEAP_SIZE=0 \
     oshrun -n 2 "$python" "$top/tests/python/host_only.py"
-step "README's Python recipe 3 (mpi4py from PyPI)" sh "$(recipe 3)"
+step "Python recipe 3 (mpi4py from PyPI)" sh "$(recipe 3)"
 # One job, one MPI: mpi4py's COMM_WORLD is shmem4py's PEs, and its MPI is MPICH.
 cat > "$work/one_mpi.py" <<'PY'
 from mpi4py import MPI
@@ -114,7 +114,7 @@ PY
 step "mpi4py and shmem4py in one job of 2 PEs" oshrun -n 2 "$python" "$work/one_mpi.py"
 # The notebook: its first line says what it uses; "notebook: done" is its end.
 expect="^notebook: done"
-step "README's Python recipe 4 (cuda-core, the notebook on 2 PEs)" env SHMPI_CUDA_LIBRARY="$fake" \
+step "Python recipe 4 (cuda-core, the notebook on 2 PEs)" env SHMPI_CUDA_LIBRARY="$fake" \
     SHMPI_DEVICE_HEAP_SIZE=16m SHMPI_EXAMPLE_VMM_BYTES=1048576 sh "$(recipe 4)"
 grep -h "^notebook: [0-9]* PEs" "$work/step.log"
 echo "python recipes took $(($(date +%s) - start)) s"

@@ -18,11 +18,11 @@
 # shmem4py knows OpenSHMEM libraries by their vendor macros and falls back to stubs that clash with a
 # complete shmem.h for one it does not know; shmpi is complete, so it is
 # built as for Sandia OpenSHMEM, whose settings say "every routine is there"
-# (CFLAGS=-DPySHMEM_VENDOR_Sandia=1 in README's recipe, which installs it).
+# (CFLAGS=-DPySHMEM_VENDOR_Sandia=1 in docs/python.md's recipe, which installs it).
 # Exit status 0 when everything ran with no failure and no skip.
 # SHMEM4PY_TIMEOUT (default 600) limits each suite run, 120 each demo.
 # SHMEM4PY_PYTHON names a python whose venv has shmem4py already (tests/python-recipes.sh
-# installed it from PyPI by README's recipe): no install here, TARBALL (PyPI's sdist,
+# installed it from PyPI by docs/python.md's recipe): no install here, TARBALL (PyPI's sdist,
 # which ships test/ and demo/) gives the tests.  SHMEM4PY_SUITE_ONLY=1: the suite only.
 set -u
 cd "$(dirname "$0")/.."
@@ -44,12 +44,13 @@ if [ -n "${SHMEM4PY_PYTHON:-}" ]; then
     python=$SHMEM4PY_PYTHON
     echo "run-shmem4py: the tests of $(basename "$tarball") with $python"
 else
-# Install: README's recipe (the sh block of its Python section), line for
-# line, with HOME a folder whose shmpi is PREFIX and pip finding the snapshot
-# under its sdist name instead of PyPI; the tests then run its venv's python.
-echo "run-shmem4py: installing shmem4py into a venv against $prefix (README's recipe)"
-awk '/^### Python/ { sect = 1; next } /^#/ { sect = 0 } sect && /^```sh$/ { body = 1; next }
-    body && /^```$/ { exit } body { print }' "$top/README.md" > "$work/recipe.sh"
+# Install: docs/python.md's recipe (the first sh block of "## The install, line
+# by line"), line for line, with HOME a folder whose shmpi is PREFIX and pip
+# finding the snapshot under its sdist name instead of PyPI; the tests then run
+# its venv's python.
+echo "run-shmem4py: installing shmem4py into a venv against $prefix (docs/python.md's recipe)"
+awk '/^## The install, line by line$/ { sect = 1; next } /^#/ { sect = 0 } sect && /^```sh$/ { body = 1; next }
+    body && /^```$/ { exit } body { print }' "$top/docs/python.md" > "$work/recipe.sh"
 s4p_version=$(sed -n "s/^__version__ = '\(.*\)'$/\1/p" "$src/src/shmem4py/__init__.py")
 mkdir "$work/home" "$work/dist"
 ln -s "$prefix" "$work/home/shmpi"
@@ -59,7 +60,7 @@ ln -s "$prefix" "$work/home/shmpi"
 if [ ! -s "$work/recipe.sh" ] || ! (cd "$work/home" && HOME=$work/home PIP_NO_INDEX=1 \
     PIP_FIND_LINKS=$work/dist PATH=$(dirname "$python"):$PATH sh -ex "$work/recipe.sh") \
     > "$work/build.log" 2>&1; then
-    tail -30 "$work/build.log"; echo "run-shmem4py: README's recipe failed"; exit 1
+    tail -30 "$work/build.log"; echo "run-shmem4py: docs/python.md's recipe failed"; exit 1
 fi
 python=$work/home/shmpi-venv/bin/python
 fi
