@@ -242,12 +242,6 @@ static long calibrate(const struct bench_variant *v, double *run_time)
     }
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 void bench_run(const struct bench_variant *v, int nv, struct bench_stat *out)
 {
     long calls[BENCH_MAX_VARIANTS];
@@ -298,9 +292,8 @@ void bench_run(const struct bench_variant *v, int nv, struct bench_stat *out)
             sum += s[r];
             s[r] /= ops;
         }
-        qsort(s, (size_t)n, sizeof *s, cmp_double);
         out[i].avg = sum / (ops * n);
-        out[i].med = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+        out[i].med = bench_median(s, n);
         out[i].min = s[0];
         out[i].valid = true;
     }

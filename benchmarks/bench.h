@@ -1,6 +1,8 @@
 /*
- * bench.h - the harness shared by the shmpi benchmarks (bench_rma,
- * bench_amo, bench_coll).
+ * bench.h - the harness of the shmpi benchmarks that compare variants of
+ * one operation in tables (bench_rma, bench_amo, bench_coll, bench_nodes),
+ * on top of the timer and statistics every benchmark program shares
+ * (bench_stats.h).
  *
  * A benchmark is a list of VARIANTS of one operation: the shmpi routine and
  * the references it is judged by (memcpy / C11 atomics through shmem_ptr,
@@ -27,6 +29,8 @@
 #ifndef SHMPI_BENCH_H
 #define SHMPI_BENCH_H
 
+#include "bench_stats.h"
+
 #include <mpi.h>
 #include <shmem.h>
 #include <stdatomic.h>
@@ -35,7 +39,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define BENCH_MAX_REPS 32
 /* Seconds of timed runs per variant and table cell beyond which a variant
  * whose single call is slow gets fewer runs (at least 3). */
 #define BENCH_MAX_CELL_TIME 0.4

@@ -27,6 +27,8 @@
  *
  * usage: bench_device [-r REPS] [-m MAX_BYTES]
  */
+#include "bench_stats.h"
+
 #include <dlfcn.h>
 #include <shmem.h>
 #include <shmemx.h>
@@ -34,7 +36,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 typedef int (*memcpy_async_fn)(unsigned long long, unsigned long long, size_t, void *);
@@ -45,15 +46,6 @@ static memcpy_async_fn cu_memcpy_async;
 static stream_sync_fn cu_stream_sync;
 static void *stream;
 
-#define MAX_REPS 32
-
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
 static void raw_copy(void *to, const void *from, size_t n)
 {
     if (cu_memcpy_async((uintptr_t)to, (uintptr_t)from, n, stream) || cu_stream_sync(stream)) {
@@ -62,38 +54,42 @@ static void raw_copy(void *to, const void *from, size_t n)
     }
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+/* One row's transfers: `iters` of `n` bytes between PE 0's local buffer and
+ * PE 1's device block (peer_block: its mapping, where mapped). */
+struct transfer {
+    int is_get;
+    char *local;
+    int local_on_device;
+    char *dev_block, *peer_block;
+    size_t n;
+    int iters;
+};
 
-static double median(double *t, int count)
+/* ---- the mapped path, against the raw copy ------------------------------------------ */
+/* One run on PE 0, shmpi's or the raw copy's: the time per transfer. */
+static double run_mapped(void *arg, int raw)
 {
-    qsort(t, (size_t)count, sizeof *t, cmp_double);
-    return t[count / 2];
-}
-
-enum kind { SHMPI_PUT, SHMPI_GET, RAW_PUT, RAW_GET };
-
-/* Median over `reps` runs of the time per transfer of `iters` transfers. */
-static double measure(enum kind kind, char *local, char *dev_block, char *peer_block, size_t n,
-                      int iters, int reps)
-{
-    double t[MAX_REPS];
-    for (int r = 0; r < reps; r++) {
-        double start = now_us();
-        for (int i = 0; i < iters; i++) {
-            switch (kind) {
-            case SHMPI_PUT: shmem_putmem(dev_block, local, n, 1); break;
-            case SHMPI_GET: shmem_getmem(local, dev_block, n, 1); break;
-            case RAW_PUT: raw_copy(peer_block, local, n); break;
-            case RAW_GET: raw_copy(local, peer_block, n); break;
-            }
-        }
-        t[r] = (now_us() - start) / iters;
+    const struct transfer *x = arg;
+    double start = bench_now_us();
+    for (int i = 0; i < x->iters; i++) {
+        if (raw)
+            raw_copy(x->is_get ? x->local : x->peer_block, x->is_get ? x->peer_block : x->local,
+                     x->n);
+        else if (x->is_get)
+            shmem_getmem(x->local, x->dev_block, x->n, 1);
+        else
+            shmem_putmem(x->dev_block, x->local, x->n, 1);
     }
-    return median(t, reps);
+    return (bench_now_us() - start) / x->iters;
+}
+
+/* The median of `reps` runs of one side, back to back. */
+static double median_of_runs(struct transfer *x, int raw, int reps)
+{
+    double t[BENCH_MAX_REPS];
+    for (int r = 0; r < reps; r++)
+        t[r] = run_mapped(x, raw);
+    return bench_median(t, reps);
 }
 
 /* ---- the network path, against the same transfer by hand ---------------------------- */
@@ -139,54 +135,33 @@ static void serve_hand(char *dev_block, size_t n, int count)
     }
 }
 
-/* One run of `iters` transfers, by shmpi or by hand: PE 0's time per
- * transfer (0 on PE 1, which serves the transfers by hand). */
-static double run_network(int by_hand, int is_get, char *local, int local_on_device,
-                          char *dev_block, size_t n, int iters)
+/* One run, by shmpi or by hand: PE 0's time per transfer (0 on PE 1, which
+ * serves the transfers by hand). */
+static double run_network(void *arg, int by_hand)
 {
+    const struct transfer *x = arg;
     shmem_barrier_all();
     if (shmem_my_pe() == 1) {
         if (by_hand)
-            serve_hand(dev_block, n, iters);
+            serve_hand(x->dev_block, x->n, x->iters);
         return 0;
     }
-    double start = now_us();
-    for (int i = 0; i < iters; i++) {
+    double start = bench_now_us();
+    for (int i = 0; i < x->iters; i++) {
         if (by_hand)
-            hand(is_get, local, local_on_device, n);
-        else if (is_get)
-            shmem_getmem(local, dev_block, n, 1);
+            hand(x->is_get, x->local, x->local_on_device, x->n);
+        else if (x->is_get)
+            shmem_getmem(x->local, x->dev_block, x->n, 1);
         else {
-            shmem_putmem(dev_block, local, n, 1);
+            shmem_putmem(x->dev_block, x->local, x->n, 1);
             shmem_quiet();
         }
     }
-    return (now_us() - start) / iters;
+    return (bench_now_us() - start) / x->iters;
 }
 
-struct network_row {
-    double shmpi_us, hand_us, ratio;
-};
-
-/* `reps` pairs of runs, shmpi's then by hand, back to back, so that a change
- * of the machine's load falls on both: the medians of each, and the median
- * of the pairs' ratios. */
-static struct network_row measure_network(int is_get, char *local, int local_on_device,
-                                          char *dev_block, size_t n, int iters, int reps)
+static void network_setup(void *lib, size_t max)
 {
-    double a[MAX_REPS], b[MAX_REPS], ratio[MAX_REPS];
-    for (int r = 0; r < reps; r++) {
-        a[r] = run_network(0, is_get, local, local_on_device, dev_block, n, iters);
-        b[r] = run_network(1, is_get, local, local_on_device, dev_block, n, iters);
-        ratio[r] = b[r] > 0 ? a[r] / b[r] : 0;
-    }
-    return (struct network_row){median(a, reps), median(b, reps), median(ratio, reps)};
-}
-
-static void network_rows(void *lib, char *dev_block, char *dev_local, char *host_local,
-                         size_t max, int reps)
-{
-    int me = shmem_my_pe();
     alloc_host_fn alloc_host = (alloc_host_fn)dlsym(lib, "cuMemAllocHost_v2");
     landing = shmem_malloc(max);
     ask = shmem_calloc(1, sizeof *ask);
@@ -196,46 +171,81 @@ static void network_rows(void *lib, char *dev_block, char *dev_local, char *host
                         "SHMEM_SYMMETRIC_SIZE)\n", max);
         shmem_global_exit(1);
     }
+}
+
+static void network_teardown(void)
+{
+    shmem_free(answer);
+    shmem_free(ask);
+    shmem_free(landing);
+}
+
+/* ---- the table ------------------------------------------------------------------------- */
+static void print_head(const char *ref_column, const char *tail)
+{
+    printf("%-4s %-7s %10s %12s %12s %8s %9s%s\n", "op", "local", "bytes", "shmpi_us",
+           ref_column, "ratio", "shmpi_GBs", tail);
+}
+
+static void print_row(const struct transfer *x, double shmpi_us, double ref_us, double ratio,
+                      const char *tail)
+{
+    printf("%-4s %-7s %10zu %12.2f %12.2f %7.2fx %9.2f%s\n", x->is_get ? "get" : "put",
+           x->local_on_device ? "device" : "host", x->n, shmpi_us, ref_us, ratio,
+           x->n / shmpi_us / 1e3, tail);
+    fflush(stdout);
+}
+
+/* One row per size, local buffer (device, then host) and direction (put, then
+ * get), on the network path or the mapped one. */
+static void rows(int network, char *dev_block, char *dev_local, char *host_local, size_t max,
+                 int reps)
+{
     static const size_t sizes[] = {8, 64 << 10, 1 << 20, 64 << 20};
-    /* small transfers are cheap and noisy: three times the pairs */
-    int small_pairs = 3 * reps <= MAX_REPS ? 3 * reps : reps;
-    if (me == 0) {
+    int me = shmem_my_pe();
+    /* network path: small transfers are cheap and noisy, three times the pairs */
+    int small_pairs = 3 * reps <= BENCH_MAX_REPS ? 3 * reps : reps;
+    if (me == 0 && network) {
         printf("# device heap, PE 0 <-> PE 1's device heap through the network path "
                "(not mapped); shmpi and by hand alternate, medians of %d pairs of runs "
                "(%d up to 64 KiB), us per transfer, ratio: median of the pairs' ratios; by "
                "hand: pinned copy, host-heap put/get, quiet, copy at the target on a flag\n",
                reps, small_pairs);
-        printf("%-4s %-7s %10s %12s %12s %8s %9s  %s\n", "op", "local", "bytes", "shmpi_us",
-               "hand_us", "ratio", "shmpi_GBs", "target");
+        print_head("hand_us", "  target");
+    } else if (me == 0) {
+        printf("# device heap, PE 0 <-> PE 1's device heap; median of %d runs, us per "
+               "transfer\n",
+               reps);
+        print_head("raw_us", "");
     }
-    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes && sizes[s] <= max; s++) {
         size_t n = sizes[s];
-        if (n > max)
-            break;
-        int iters = n <= 65536 ? 100 : n <= (1 << 20) ? 20 : 3;
-        for (int local_kind = 0; local_kind < 2; local_kind++) {
-            char *local = local_kind ? host_local : dev_local;
-            for (int op = 0; op < 2; op++) {
-                measure_network(op, local, !local_kind, dev_block, n, 2, 1); /* warm */
-                int pairs = n <= 65536 ? small_pairs : reps;
-                struct network_row row =
-                    measure_network(op, local, !local_kind, dev_block, n, iters, pairs);
-                if (me == 0) {
+        for (int on_host = 0; on_host < 2; on_host++)
+            for (int is_get = 0; is_get < 2; is_get++) {
+                struct transfer x = {is_get, on_host ? host_local : dev_local, !on_host,
+                                     dev_block, shmem_ptr(dev_block, 1), n, 2};
+                double warm[2];
+                if (network) {
+                    bench_alternate(run_network, &x, 1);
+                    x.iters = n <= 65536 ? 100 : n <= (1 << 20) ? 20 : 3;
+                    struct bench_pairs p =
+                        bench_alternate(run_network, &x, n <= 65536 ? small_pairs : reps);
                     double limit = n < (1 << 20) ? 1.2 : 1.0;
-                    printf("%-4s %-7s %10zu %12.2f %12.2f %7.2fx %9.2f  %s %s %.1fx\n",
-                           op ? "get" : "put", local_kind ? "host" : "device", n,
-                           row.shmpi_us, row.hand_us, row.ratio, n / row.shmpi_us / 1e3,
-                           row.ratio <= limit ? "met:" : "MISSED:",
-                           n < (1 << 20) ? "within" : "below", limit);
-                    fflush(stdout);
+                    char target[64];
+                    snprintf(target, sizeof target, "  %s %s %.1fx",
+                             p.ratio <= limit ? "met:" : "MISSED:",
+                             n < (1 << 20) ? "within" : "below", limit);
+                    if (me == 0)
+                        print_row(&x, p.a, p.b, p.ratio, target);
+                } else if (me == 0) {
+                    bench_rounds(run_mapped, &x, 2, 1, warm);
+                    x.iters = n <= 65536 ? 200 : n <= (1 << 20) ? 50 : 5;
+                    double a = median_of_runs(&x, 0, reps), b = median_of_runs(&x, 1, reps);
+                    print_row(&x, a, b, a / b, "");
                 }
                 shmem_barrier_all();
             }
-        }
     }
-    shmem_free(answer);
-    shmem_free(ask);
-    shmem_free(landing);
 }
 
 int main(int argc, char **argv)
@@ -252,7 +262,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (reps < 1 || reps > MAX_REPS)
+    if (reps < 1 || reps > BENCH_MAX_REPS)
         reps = 5;
     shmem_init();
     int me = shmem_my_pe();
@@ -278,45 +288,12 @@ int main(int argc, char **argv)
                 max);
         shmem_global_exit(1);
     }
-    char *peer_block = shmem_ptr(dev_block, 1);
-    if (!shmem_ptr(dev_block, 1 - me)) { /* not mapped: the network path */
-        network_rows(lib, dev_block, dev_local, host_local, max, reps);
-        free(host_local);
-        shmemx_device_free(dev_local);
-        shmemx_device_free(dev_block);
-        shmem_finalize();
-        return 0;
-    }
-    static const size_t sizes[] = {8, 64 << 10, 1 << 20, 64 << 20};
-    if (me == 0) {
-        printf("# device heap, PE 0 <-> PE 1's device heap; median of %d runs, us per "
-               "transfer\n",
-               reps);
-        printf("%-4s %-7s %10s %12s %12s %8s %9s\n", "op", "local", "bytes", "shmpi_us",
-               "raw_us", "ratio", "shmpi_GBs");
-    }
-    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
-        size_t n = sizes[s];
-        if (n > max)
-            break;
-        int iters = n <= 65536 ? 200 : n <= (1 << 20) ? 50 : 5;
-        for (int local_kind = 0; local_kind < 2; local_kind++) {
-            char *local = local_kind ? host_local : dev_local;
-            for (int op = 0; op < 2; op++) {
-                if (me == 0) {
-                    enum kind mine = op ? SHMPI_GET : SHMPI_PUT, raw = op ? RAW_GET : RAW_PUT;
-                    measure(mine, local, dev_block, peer_block, n, 2, 1); /* warm */
-                    measure(raw, local, dev_block, peer_block, n, 2, 1);
-                    double a = measure(mine, local, dev_block, peer_block, n, iters, reps);
-                    double b = measure(raw, local, dev_block, peer_block, n, iters, reps);
-                    printf("%-4s %-7s %10zu %12.2f %12.2f %7.2fx %9.2f\n", op ? "get" : "put",
-                           local_kind ? "host" : "device", n, a, b, a / b, n / a / 1e3);
-                    fflush(stdout);
-                }
-                shmem_barrier_all();
-            }
-        }
-    }
+    int network = !shmem_ptr(dev_block, 1 - me); /* not mapped */
+    if (network)
+        network_setup(lib, max);
+    rows(network, dev_block, dev_local, host_local, max, reps);
+    if (network)
+        network_teardown();
     free(host_local);
     shmemx_device_free(dev_local);
     shmemx_device_free(dev_block);

@@ -27,6 +27,8 @@
  *   -m     initialize with SHMEM_THREAD_MULTIPLE even without a progress
  *          thread (to tell the thread's cost from the thread level's)
  */
+#include "bench_stats.h"
+
 #include <mpi.h>
 #include <shmem.h>
 
@@ -40,13 +42,6 @@
 
 static long target_word = 1;   /* read by the partner (static data is symmetric) */
 static long busy_done;         /* set on the reader by its target when it finished */
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static double cpu_now(void)
 {
@@ -64,12 +59,6 @@ static double compute(long iters)
         x = x * 1.0000001 + 1e-9;
     sink = x;
     return sink;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 static double max_over_pes(double v)
@@ -127,17 +116,17 @@ int main(int argc, char **argv)
     long iters = 1 << 20;
     double pure = 0;
     for (;;) {
-        double t0 = now();
+        double t0 = bench_now_s();
         compute(iters);
-        pure = now() - t0;
+        pure = bench_now_s() - t0;
         if (pure >= busy_s / 4)
             break;
         iters *= 2;
     }
     iters = (long)(iters * busy_s / pure);
-    double t0 = now();
+    double t0 = bench_now_s();
     compute(iters);
-    pure = now() - t0;
+    pure = bench_now_s() - t0;
 
     int provided = SHMEM_THREAD_SINGLE;
     if (shmem_init_thread(level, &provided) != 0 || provided < level) {
@@ -157,9 +146,9 @@ int main(int argc, char **argv)
 
     /* Idle CPU: every PE sleeps. */
     shmem_barrier_all();
-    double c0 = cpu_now(), w0 = now();
+    double c0 = cpu_now(), w0 = bench_now_s();
     sleep_seconds(busy_s);
-    double idle_cpu = max_over_pes((cpu_now() - c0) / (now() - w0) * 100.0);
+    double idle_cpu = max_over_pes((cpu_now() - c0) / (bench_now_s() - w0) * 100.0);
 
     /* Get latency to a target waiting in a barrier. */
     shmem_barrier_all();
@@ -168,10 +157,10 @@ int main(int argc, char **argv)
         const int n = 2000;
         for (int i = 0; i < 100; i++)
             (void)shmem_long_g(&target_word, partner);
-        double t0 = now();
+        double t0 = bench_now_s();
         for (int i = 0; i < n; i++)
             (void)shmem_long_g(&target_word, partner);
-        get_idle = (now() - t0) / n;
+        get_idle = (bench_now_s() - t0) / n;
     }
     shmem_barrier_all();
     get_idle = max_over_pes(get_idle);
@@ -179,9 +168,9 @@ int main(int argc, char **argv)
     /* The target computes alone (the reader sleeps: no CPU taken, no reads). */
     double alone = 0;
     if (!reader) {
-        double t0 = now();
+        double t0 = bench_now_s();
         compute(iters);
-        alone = now() - t0;
+        alone = bench_now_s() - t0;
     } else {
         sleep_seconds(busy_s * 1.5);
     }
@@ -198,17 +187,17 @@ int main(int argc, char **argv)
     busy_done = 0;
     shmem_barrier_all();
     if (!reader) {
-        double t0 = now();
+        double t0 = bench_now_s();
         compute(iters);
-        served = now() - t0;
+        served = bench_now_s() - t0;
         shmem_long_atomic_set(&busy_done, 1, partner);
         shmem_quiet();
     } else {
         while (!*(volatile long *)&busy_done && count < MAX_SAMPLES) {
-            double t0 = now();
+            double t0 = bench_now_s();
             if (shmem_long_g(&target_word, partner) != 1)
                 shmem_global_exit(3);
-            lat[count++] = now() - t0;
+            lat[count++] = bench_now_s() - t0;
         }
         shmem_long_wait_until(&busy_done, SHMEM_CMP_EQ, 1);
     }
@@ -217,8 +206,7 @@ int main(int argc, char **argv)
     pure = max_over_pes(me == half ? pure : 0);
     double med = 0, max = 0;
     if (reader && count > 0) {
-        qsort(lat, (size_t)count, sizeof(double), cmp_double);
-        med = lat[count / 2];
+        med = bench_median(lat, (int)count);
         max = lat[count - 1];
     }
     /* PE 0 reports its pair; the others are alike. */

@@ -4,24 +4,19 @@
  * returns the microseconds per call.  The routine comes as a function pointer
  * that the Python script took from the library it loaded (ctypes), so the C
  * calls and shmpi.core's run in one process, on the same library, stream and
- * arrays.  The script compiles this file itself (cc -O2 -shared -fPIC).
+ * arrays.  The script compiles this file itself (cc -O2 -shared -fPIC), alone:
+ * of the harness it uses the inline timer of bench_stats.h.
  */
+#include "bench_stats.h"
+
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
-
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
 
 #define TIMED(CALL)                                                                           \
-    double start = now_us();                                                                  \
+    double start = bench_now_us();                                                                  \
     for (long i = 0; i < iters; i++)                                                          \
         CALL;                                                                                 \
-    return (now_us() - start) / (double)(iters > 0 ? iters : 1)
+    return (bench_now_us() - start) / (double)(iters > 0 ? iters : 1)
 
 double bench_rma(void (*fn)(void *, const void *, size_t, int, void *), void *dst,
                  const void *src, size_t count, int pe, void *stream, long iters)

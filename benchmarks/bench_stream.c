@@ -32,6 +32,8 @@
  *
  * usage: bench_stream [-r REPS] [-m MAX_BYTES] [-q]   (-q: fewer calls per run)
  */
+#include "bench_stats.h"
+
 #include <dlfcn.h>
 #include <shmem.h>
 #include <shmemx.h>
@@ -40,7 +42,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 typedef int CUresult;
@@ -60,13 +61,6 @@ static void *stream;
 static int me, npes, reps = 5, quick, passed, failed;
 static const char *step = "start";
 enum { WAIT_GEQ = 0, WATCHDOG_S = 60 };
-
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
 
 static void on_alarm(int sig)
 {
@@ -99,22 +93,19 @@ static void sync_stream(void)
     check("cuStreamSynchronize", cu.stream_sync(stream));
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *t, int n)
-{
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    return t[n / 2];
-}
-
 static const char *verdict(int ok)
 {
     ok ? passed++ : failed++;
     return ok ? "PASS" : "FAIL";
+}
+
+/* A table of one row: shmpi's time s against raw's time w, target s / w <= limit. */
+static void ratio_table(const char *what, double s, double w, double limit)
+{
+    printf("| what | shmpi | raw | ratio | target | verdict |\n|---|---:|---:|---:|---|---|\n");
+    printf("| %s | %.2f | %.2f | %.2fx | <= %gx | %s |\n", what, s, w, s / w, limit,
+           verdict(s / w <= limit));
+    fflush(stdout);
 }
 
 static void size_name(char *buf, size_t len, size_t n)
@@ -157,16 +148,32 @@ static void rma_call(enum op op, int raw, size_t n)
  * call followed by a synchronize. */
 static double rma_time(enum op op, int raw, size_t n, int iters, int enqueue_only)
 {
-    double start = now_us();
+    double start = bench_now_us();
     for (int i = 0; i < iters; i++) {
         rma_call(op, raw, n);
         if (!enqueue_only)
             sync_stream();
     }
-    double t = (now_us() - start) / iters;
+    double t = (bench_now_us() - start) / iters;
     if (enqueue_only)
         sync_stream();
     return t;
+}
+
+struct rma_case {
+    enum op op;
+    size_t n;
+    int enq_iters, done_iters;
+};
+
+/* Variants 0 and 1 shmpi's, 2 and 3 raw's: an enqueue run (even), a done run (odd). */
+static double rma_run(void *arg, int variant)
+{
+    const struct rma_case *c = arg;
+    int raw = variant / 2;
+    if (variant % 2)
+        return rma_time(c->op, raw, c->n, c->done_iters, 0);
+    return rma_time(c->op, raw, c->n, c->enq_iters, 1);
 }
 
 static void rma_rows(size_t max)
@@ -188,20 +195,17 @@ static void rma_rows(size_t max)
             size_t n = sizes[s];
             enter(op_names[op]);
             if (me == 0) {
-                int enq_iters = n <= 65536 ? 200 : n <= (1 << 20) ? 50 : 4;
-                int done_iters = n <= 65536 ? 100 : n <= (1 << 20) ? 20 : 3;
+                struct rma_case c = {op, n, n <= 65536 ? 200 : n <= (1 << 20) ? 50 : 4,
+                                     n <= 65536 ? 100 : n <= (1 << 20) ? 20 : 3};
                 if (quick)
-                    enq_iters = enq_iters / 4 + 1, done_iters = done_iters / 4 + 1;
-                double eq[2][32], dn[2][32];
+                    c.enq_iters = c.enq_iters / 4 + 1, c.done_iters = c.done_iters / 4 + 1;
                 for (int raw = 0; raw < 2; raw++) /* warm */
                     rma_time(op, raw, n, 2, 0);
-                for (int r = 0; r < reps; r++)
-                    for (int raw = 0; raw < 2; raw++) {
-                        eq[raw][r] = rma_time(op, raw, n, enq_iters, 1);
-                        dn[raw][r] = rma_time(op, raw, n, done_iters, 0);
-                    }
-                double es = median(eq[0], reps), er = median(eq[1], reps);
-                double ds = median(dn[0], reps), dr = median(dn[1], reps), ratio = ds / dr;
+                double t[4 * BENCH_MAX_REPS];
+                bench_rounds(rma_run, &c, 4, reps, t);
+                double es = bench_median(t, reps), er = bench_median(t + 2 * reps, reps);
+                double ds = bench_median(t + reps, reps), dr = bench_median(t + 3 * reps, reps);
+                double ratio = ds / dr;
                 char name[32];
                 size_name(name, sizeof name, n);
                 printf("| %s | %s | %.2f | %.2f | %+.2f | %s | %.2f | %.2f | %.2fx | %s | %.2f |\n",
@@ -245,40 +249,45 @@ static void pingpong_batch(int raw, uint64_t base)
     }
 }
 
+struct pingpong {
+    int batches;
+    uint64_t base[2]; /* the signal values so far, shmpi's and raw's */
+};
+
+/* One run of shmpi's (raw 0) or raw's ping-pong: the median over its batches. */
+static double pingpong_run(void *arg, int raw)
+{
+    struct pingpong *pp = arg;
+    double per[64];
+    for (int b = 0; b < pp->batches; b++) {
+        if (me == 1)
+            pingpong_batch(raw, pp->base[raw]);
+        shmem_barrier_all();
+        double start = bench_now_us();
+        if (me == 0)
+            pingpong_batch(raw, pp->base[raw]);
+        sync_stream();
+        per[b] = (bench_now_us() - start) / BATCH;
+        pp->base[raw] += BATCH;
+    }
+    return bench_median(per, pp->batches);
+}
+
 static void pingpong_rows(void)
 {
     enter("ping-pong");
-    int batches = quick ? 5 : 20;
-    double t[2][32];
-    uint64_t base[2] = {0, 0};
-    for (int r = -1; r < reps; r++) /* r = -1: warm */
-        for (int raw = 0; raw < 2; raw++) {
-            double per[64];
-            for (int b = 0; b < batches; b++) {
-                if (me == 1)
-                    pingpong_batch(raw, base[raw]);
-                shmem_barrier_all();
-                double start = now_us();
-                if (me == 0)
-                    pingpong_batch(raw, base[raw]);
-                sync_stream();
-                per[b] = (now_us() - start) / BATCH;
-                base[raw] += BATCH;
-            }
-            if (r >= 0)
-                t[raw][r] = median(per, batches);
-        }
+    struct pingpong pp = {quick ? 5 : 20, {0, 0}};
+    double warm[2], t[2 * BENCH_MAX_REPS];
+    bench_rounds(pingpong_run, &pp, 2, 1, warm);
+    bench_rounds(pingpong_run, &pp, 2, reps, t);
     if (me == 0) {
-        double s = median(t[0], reps), w = median(t[1], reps);
+        double s = bench_median(t, reps), w = bench_median(t + reps, reps);
         printf("\n## ping-pong on the streams, PE 0 <-> PE 1: us per round trip (batches of %d, "
                "the hosts only enqueue), median of %d runs\n\n",
                BATCH, reps);
-        printf("| what | shmpi | raw | ratio | target | verdict |\n|---|---:|---:|---:|---|---|\n");
-        printf("| 8 B put_signal + signal_wait_until_on_stream (raw: cuMemcpyAsync + "
-               "cuStreamWriteValue64_v2 + cuStreamWaitValue64_v2) | %.2f | %.2f | %.2fx | "
-               "<= 1.05x | %s |\n",
-               s, w, s / w, verdict(s / w <= 1.05));
-        fflush(stdout);
+        ratio_table("8 B put_signal + signal_wait_until_on_stream (raw: cuMemcpyAsync + "
+                    "cuStreamWriteValue64_v2 + cuStreamWaitValue64_v2)",
+                    s, w, 1.05);
     }
     shmem_barrier_all();
 }
@@ -300,10 +309,12 @@ static void raw_barrier(void)
     }
 }
 
-static double barrier_time(int raw, int iters)
+/* One run of `*iters` barriers, shmpi's (raw 0) or raw's: the time per barrier. */
+static double barrier_run(void *arg, int raw)
 {
+    int iters = *(const int *)arg;
     shmem_barrier_all();
-    double start = now_us();
+    double start = bench_now_us();
     for (int i = 0; i < iters; i++) {
         if (raw)
             raw_barrier();
@@ -311,33 +322,30 @@ static double barrier_time(int raw, int iters)
             shmemx_barrier_all_on_stream(stream);
         sync_stream();
     }
-    return (now_us() - start) / iters;
+    return (bench_now_us() - start) / iters;
 }
 
 static void barrier_rows(void)
 {
     enter("barrier");
-    int iters = quick ? 20 : 100;
-    double t[2][32];
-    barrier_time(0, 5), barrier_time(1, 5);
-    for (int r = 0; r < reps; r++)
-        for (int raw = 0; raw < 2; raw++)
-            t[raw][r] = barrier_time(raw, iters);
+    int warm_iters = 5, iters = quick ? 20 : 100;
+    double warm[2], t[2 * BENCH_MAX_REPS];
+    bench_rounds(barrier_run, &warm_iters, 2, 1, warm);
+    bench_rounds(barrier_run, &iters, 2, reps, t);
     int rounds = 0;
     for (int dist = 1; dist < npes; dist *= 2)
         rounds++;
     if (me == 0) {
-        double s = median(t[0], reps), w = median(t[1], reps);
+        double s = bench_median(t, reps), w = bench_median(t + reps, reps);
         printf("\n## barrier on a stream, %d PEs: us per barrier (+ cuStreamSynchronize), PE "
                "0, median of %d runs\n\n",
                npes, reps);
-        printf("| what | shmpi | raw | ratio | target | verdict |\n|---|---:|---:|---:|---|---|\n");
-        printf("| shmemx_barrier_all_on_stream (raw: the same dissemination of "
-               "cuStreamWriteValue64_v2/cuStreamWaitValue64_v2, %d round%s) | %.2f | %.2f | "
-               "%.2fx | <= 1.2x | %s |\n",
-               rounds, rounds == 1 ? "" : "s", s, w, s / w,
-               verdict(s / w <= 1.2));
-        fflush(stdout);
+        char what[200];
+        snprintf(what, sizeof what,
+                 "shmemx_barrier_all_on_stream (raw: the same dissemination of "
+                 "cuStreamWriteValue64_v2/cuStreamWaitValue64_v2, %d round%s)",
+                 rounds, rounds == 1 ? "" : "s");
+        ratio_table(what, s, w, 1.2);
     }
     shmem_barrier_all();
 }
@@ -411,6 +419,23 @@ static int coll_check(enum coll c, size_t n)
     return all;
 }
 
+struct coll_case {
+    enum coll c;
+    size_t n;
+    int iters;
+};
+
+/* One run of `iters` calls on the stream (host 0) or on the host: the time per call. */
+static double coll_run(void *arg, int host)
+{
+    const struct coll_case *cc = arg;
+    shmem_barrier_all();
+    double start = bench_now_us();
+    for (int i = 0; i < cc->iters; i++)
+        coll_call(cc->c, !host, cc->n);
+    return (bench_now_us() - start) / cc->iters;
+}
+
 static void coll_rows(size_t max_block)
 {
     static const size_t sizes[] = {8, 64 << 10, 1 << 20};
@@ -428,22 +453,15 @@ static void coll_rows(size_t max_block)
             size_t n = sizes[s];
             enter(coll_names[c]);
             int ok = coll_check(c, n);
-            int iters = n <= 65536 ? 50 : 10;
+            struct coll_case cc = {c, n, n <= 65536 ? 50 : 10};
             if (quick)
-                iters = iters / 5 + 1;
-            double t[2][32];
+                cc.iters = cc.iters / 5 + 1;
+            double t[2 * BENCH_MAX_REPS];
             coll_call(c, 0, n);
-            for (int r = 0; r < reps; r++)
-                for (int host = 0; host < 2; host++) {
-                    shmem_barrier_all();
-                    double start = now_us();
-                    for (int i = 0; i < iters; i++)
-                        coll_call(c, !host, n);
-                    t[host][r] = (now_us() - start) / iters;
-                }
+            bench_rounds(coll_run, &cc, 2, reps, t);
             shmem_barrier_all();
             if (me == 0) {
-                double st = median(t[0], reps), ho = median(t[1], reps);
+                double st = bench_median(t, reps), ho = bench_median(t + reps, reps);
                 char name[32];
                 size_name(name, sizeof name, n);
                 ok ? passed++ : failed++;
@@ -489,7 +507,7 @@ int main(int argc, char **argv)
             return opt == 'h' ? 0 : 2;
         }
     }
-    if (reps < 1 || reps > 32)
+    if (reps < 1 || reps > BENCH_MAX_REPS)
         reps = 5;
     signal(SIGALRM, on_alarm);
     enter("shmem_init");

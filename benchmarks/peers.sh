@@ -99,7 +99,7 @@ if [ -z "$summary_only" ]; then
     for prog in $progs; do
         # shellcheck disable=SC2086
         "$peer_cc" $cflags -I"$here" "$here/bench_$prog.c" "$here/bench.c" \
-            -o "$peer_build/bench_$prog" 2> "$peer_build/bench_$prog.log" ||
+            "$here/bench_stats.c" -o "$peer_build/bench_$prog" 2> "$peer_build/bench_$prog.log" ||
             { cat "$peer_build/bench_$prog.log" >&2; exit 1; }
     done
 

@@ -30,6 +30,8 @@
  * usage: mpiexec -n 2 stream_probe [-n ITERS] [-t WAIT_S] [-T LIMIT_S] [-x]
  *   -x: A never writes the word (checks the time-out path)
  */
+#include "bench_stats.h"
+
 #include <dlfcn.h>
 #include <mpi.h>
 #include <signal.h>
@@ -37,7 +39,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 typedef int CUresult;
@@ -73,13 +74,6 @@ static struct {
 
 static int me, limit_s = 18;
 
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
 static void on_alarm(int sig)
 {
     (void)sig;
@@ -110,22 +104,16 @@ static void check(const char *call, CUresult status)
 /* Polls the stream until it is idle: 0, or -1 after wait_s seconds. */
 static int stream_wait(void *stream, double wait_s)
 {
-    double deadline = now_us() + wait_s * 1e6;
+    double deadline = bench_now_us() + wait_s * 1e6;
     for (;;) {
         CUresult status = cu.stream_query(stream);
         if (status == 0)
             return 0;
         if (status != NOT_READY)
             check("cuStreamQuery", status);
-        if (now_us() > deadline)
+        if (bench_now_us() > deadline)
             return -1;
     }
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 #define LOAD(field, name)                                                                     \
@@ -236,7 +224,7 @@ int main(int argc, char **argv)
             held += cu.stream_query(stream) == NOT_READY;
         }
         MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = now_us();
+        double t0 = bench_now_us();
         if (me == 0) {
             check("cuMemsetD8Async", cu.memset_async(src, pattern, DATA_BYTES, stream));
             check("cuMemcpyAsync", cu.memcpy_async(peer + DATA_OFFSET, src, DATA_BYTES, stream));
@@ -247,7 +235,7 @@ int main(int argc, char **argv)
         timed_out = stream_wait(stream, wait_s) != 0;
         if (me == 1 && !timed_out) {
             if (round == 1)
-                first_us = now_us() - t0;
+                first_us = bench_now_us() - t0;
             progressed++;
             check("cuMemcpy", cu.memcpy((uintptr_t)host, dst, DATA_BYTES));
             size_t bad = 0;
@@ -293,14 +281,14 @@ int main(int argc, char **argv)
                 check("cuStreamWriteValue64", cu.write64(stream, pong, v + i, 0));
             }
         MPI_Barrier(MPI_COMM_WORLD);
-        double t0 = now_us();
+        double t0 = bench_now_us();
         if (me == 0)
             for (int i = 1; i <= BATCH; i++) {
                 check("cuStreamWriteValue64", cu.write64(stream, ping, v + i, 0));
                 check("cuStreamWaitValue64", cu.wait64(stream, pong, v + i, WAIT_GEQ));
             }
         int timed_out = stream_wait(stream, wait_s) != 0, any;
-        t[b] = (now_us() - t0) / BATCH;
+        t[b] = (bench_now_us() - t0) / BATCH;
         v += BATCH;
         MPI_Allreduce(&timed_out, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         if (any) {
@@ -314,15 +302,15 @@ int main(int argc, char **argv)
             _exit(1);
         }
     }
-    qsort(t, (size_t)batches, sizeof *t, cmp_double);
+    double median = bench_median(t, batches);
     int ok = summary[1] == ROUNDS && summary[2] == ROUNDS;
     if (me == 0) {
         printf("# 2. ping-pong on the streams: %d round trips in batches of %d; per round trip "
                "min %.2f, median %.2f, max %.2f us\n",
-               batches * BATCH, BATCH, t[0], t[batches / 2], t[batches - 1]);
+               batches * BATCH, BATCH, t[0], median, t[batches - 1]);
         printf("stream waits across processes: progress OK, ping-pong %.2f us; data before "
                "signal %s (%d/%d rounds)\n",
-               t[batches / 2], summary[2] == ROUNDS ? "OK" : "NOT SEEN", summary[2], ROUNDS);
+               median, summary[2] == ROUNDS ? "OK" : "NOT SEEN", summary[2], ROUNDS);
         fflush(stdout);
     }
     alarm(0);
