@@ -15,39 +15,30 @@
 #ifndef SHMPI_STREAM_H
 #define SHMPI_STREAM_H
 
-/* put, get and put_signal with their nbi forms under the given names, for
- * elements of type T of SIZE bytes. */
-#define SHMPI_STREAM_RMA(PUT, GET, PUT_NBI, GET_NBI, PUT_SIGNAL, PUT_SIGNAL_NBI, T, SIZE)      \
-    SHMPI_STREAM_ENTRY(void, PUT,                                                             \
+/* A put (IS_PUT true) or get under the given name, for elements of type T
+ * of SIZE bytes. */
+#define SHMPI_STREAM_RMA_ONE(NAME, IS_PUT, T, SIZE)                                           \
+    SHMPI_STREAM_ENTRY(void, NAME,                                                            \
                        (T * dest, const T *source, size_t nelems, int pe,                     \
                         shmemx_stream_t stream),                                              \
-                       shmpi_stream_rma(__func__, true, dest, source, nelems, SIZE, pe,       \
-                                        stream))                                              \
-    SHMPI_STREAM_ENTRY(void, GET,                                                             \
-                       (T * dest, const T *source, size_t nelems, int pe,                     \
-                        shmemx_stream_t stream),                                              \
-                       shmpi_stream_rma(__func__, false, dest, source, nelems, SIZE, pe,      \
-                                        stream))                                              \
-    SHMPI_STREAM_ENTRY(void, PUT_NBI,                                                         \
-                       (T * dest, const T *source, size_t nelems, int pe,                     \
-                        shmemx_stream_t stream),                                              \
-                       shmpi_stream_rma(__func__, true, dest, source, nelems, SIZE, pe,       \
-                                        stream))                                              \
-    SHMPI_STREAM_ENTRY(void, GET_NBI,                                                         \
-                       (T * dest, const T *source, size_t nelems, int pe,                     \
-                        shmemx_stream_t stream),                                              \
-                       shmpi_stream_rma(__func__, false, dest, source, nelems, SIZE, pe,      \
-                                        stream))                                              \
-    SHMPI_STREAM_ENTRY(void, PUT_SIGNAL,                                                      \
-                       (T * dest, const T *source, size_t nelems, uint64_t *sig_addr,         \
-                        uint64_t signal, int sig_op, int pe, shmemx_stream_t stream),         \
-                       shmpi_stream_put_signal(__func__, dest, source, nelems, SIZE,          \
-                                               sig_addr, signal, sig_op, pe, stream))         \
-    SHMPI_STREAM_ENTRY(void, PUT_SIGNAL_NBI,                                                  \
+                       shmpi_stream_rma(__func__, IS_PUT, dest, source, nelems, SIZE, pe,     \
+                                        stream))
+/* A put-with-signal under the given name. */
+#define SHMPI_STREAM_PUT_SIGNAL_ONE(NAME, T, SIZE)                                            \
+    SHMPI_STREAM_ENTRY(void, NAME,                                                            \
                        (T * dest, const T *source, size_t nelems, uint64_t *sig_addr,         \
                         uint64_t signal, int sig_op, int pe, shmemx_stream_t stream),         \
                        shmpi_stream_put_signal(__func__, dest, source, nelems, SIZE,          \
                                                sig_addr, signal, sig_op, pe, stream))
+/* put, get and put_signal with their nbi forms under the given names, for
+ * elements of type T of SIZE bytes. */
+#define SHMPI_STREAM_RMA(PUT, GET, PUT_NBI, GET_NBI, PUT_SIGNAL, PUT_SIGNAL_NBI, T, SIZE)     \
+    SHMPI_STREAM_RMA_ONE(PUT, true, T, SIZE)                                                  \
+    SHMPI_STREAM_RMA_ONE(GET, false, T, SIZE)                                                 \
+    SHMPI_STREAM_RMA_ONE(PUT_NBI, true, T, SIZE)                                              \
+    SHMPI_STREAM_RMA_ONE(GET_NBI, false, T, SIZE)                                             \
+    SHMPI_STREAM_PUT_SIGNAL_ONE(PUT_SIGNAL, T, SIZE)                                          \
+    SHMPI_STREAM_PUT_SIGNAL_ONE(PUT_SIGNAL_NBI, T, SIZE)
 /* A row of a type table (shmpi_typetables.h): the typed RMA forms. */
 #define SHMPI_STREAM_TYPED_RMA_ROW(X, N, T, M)                                                \
     SHMPI_STREAM_RMA(shmemx_##N##_put_on_stream, shmemx_##N##_get_on_stream,                  \

@@ -27,6 +27,14 @@ int shmem_team_sync(shmem_team_t team)
 }
 
 /* ---- team collectives --------------------------------------------------------------- */
+/* collect, fcollect and alltoall over a team: nelems elements of ELEM bytes
+ * (of type T) from each PE. */
+#define DEFINE_TEAM_BLOCKS(NAME, T, CORE, ELEM)                                               \
+    int shmem_##NAME(shmem_team_t team, T *dest, const T *source, size_t nelems)              \
+    {                                                                                         \
+        return CORE(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source,                 \
+                    shmpi_bytes(__func__, nelems, ELEM));                                     \
+    }
 #define DEFINE_COLL_TYPED(N, T)                                                               \
     int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems,     \
                               int PE_root)                                                    \
@@ -34,21 +42,9 @@ int shmem_team_sync(shmem_team_t team)
         return shmpi_coll_broadcast(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source, \
                                     shmpi_bytes(__func__, nelems, sizeof(T)), PE_root, true); \
     }                                                                                         \
-    int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems)       \
-    {                                                                                         \
-        return shmpi_coll_collect(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source,   \
-                                  shmpi_bytes(__func__, nelems, sizeof(T)));                  \
-    }                                                                                         \
-    int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems)      \
-    {                                                                                         \
-        return shmpi_coll_fcollect(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source,  \
-                                   shmpi_bytes(__func__, nelems, sizeof(T)));                 \
-    }                                                                                         \
-    int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems)      \
-    {                                                                                         \
-        return shmpi_coll_alltoall(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source,  \
-                                   shmpi_bytes(__func__, nelems, sizeof(T)));                 \
-    }                                                                                         \
+    DEFINE_TEAM_BLOCKS(N##_collect, T, shmpi_coll_collect, sizeof(T))                         \
+    DEFINE_TEAM_BLOCKS(N##_fcollect, T, shmpi_coll_fcollect, sizeof(T))                       \
+    DEFINE_TEAM_BLOCKS(N##_alltoall, T, shmpi_coll_alltoall, sizeof(T))                       \
     int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst,     \
                               ptrdiff_t sst, size_t nelems)                                   \
     {                                                                                         \
@@ -64,22 +60,9 @@ int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t
                                 nelems, PE_root, true);
 }
 
-int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
-{
-    return shmpi_coll_collect(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source, nelems);
-}
-
-int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
-{
-    return shmpi_coll_fcollect(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source,
-                               nelems);
-}
-
-int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
-{
-    return shmpi_coll_alltoall(__func__, SHMPI_TEAM_GROUP(__func__, team), dest, source,
-                               nelems);
-}
+DEFINE_TEAM_BLOCKS(collectmem, void, shmpi_coll_collect, 1)
+DEFINE_TEAM_BLOCKS(fcollectmem, void, shmpi_coll_fcollect, 1)
+DEFINE_TEAM_BLOCKS(alltoallmem, void, shmpi_coll_alltoall, 1)
 
 int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
                        ptrdiff_t sst, size_t nelems)
@@ -107,6 +90,16 @@ void(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
     shmpi_coll_sync(SHMPI_ASET_GROUP(__func__, PE_start, logPE_stride, PE_size));
 }
 
+/* collect, fcollect and alltoall over an active set: nelems elements of
+ * ELEM bytes from each PE. */
+#define DEFINE_ASET_BLOCKS(NAME, CORE, ELEM)                                                  \
+    void shmem_##NAME(void *dest, const void *source, size_t nelems, int PE_start,            \
+                      int logPE_stride, int PE_size, long *pSync)                             \
+    {                                                                                         \
+        (void)pSync;                                                                          \
+        CORE(__func__, SHMPI_ASET_GROUP(__func__, PE_start, logPE_stride, PE_size), dest,     \
+             source, shmpi_bytes(__func__, nelems, ELEM));                                    \
+    }
 #define DEFINE_ASET_COLL(BITS)                                                                \
     void shmem_broadcast##BITS(void *dest, const void *source, size_t nelems, int PE_root,    \
                                int PE_start, int logPE_stride, int PE_size, long *pSync)      \
@@ -117,30 +110,9 @@ void(shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
                              dest, source, shmpi_bytes(__func__, nelems, BITS / 8), PE_root, \
                              false);                                                          \
     }                                                                                         \
-    void shmem_collect##BITS(void *dest, const void *source, size_t nelems, int PE_start,     \
-                             int logPE_stride, int PE_size, long *pSync)                      \
-    {                                                                                         \
-        (void)pSync;                                                                          \
-        shmpi_coll_collect(__func__,                                                          \
-                           SHMPI_ASET_GROUP(__func__, PE_start, logPE_stride, PE_size), dest, \
-                           source, shmpi_bytes(__func__, nelems, BITS / 8));                  \
-    }                                                                                         \
-    void shmem_fcollect##BITS(void *dest, const void *source, size_t nelems, int PE_start,    \
-                              int logPE_stride, int PE_size, long *pSync)                     \
-    {                                                                                         \
-        (void)pSync;                                                                          \
-        shmpi_coll_fcollect(__func__,                                                         \
-                            SHMPI_ASET_GROUP(__func__, PE_start, logPE_stride, PE_size),      \
-                            dest, source, shmpi_bytes(__func__, nelems, BITS / 8));           \
-    }                                                                                         \
-    void shmem_alltoall##BITS(void *dest, const void *source, size_t nelems, int PE_start,    \
-                              int logPE_stride, int PE_size, long *pSync)                     \
-    {                                                                                         \
-        (void)pSync;                                                                          \
-        shmpi_coll_alltoall(__func__,                                                         \
-                            SHMPI_ASET_GROUP(__func__, PE_start, logPE_stride, PE_size),      \
-                            dest, source, shmpi_bytes(__func__, nelems, BITS / 8));           \
-    }                                                                                         \
+    DEFINE_ASET_BLOCKS(collect##BITS, shmpi_coll_collect, BITS / 8)                           \
+    DEFINE_ASET_BLOCKS(fcollect##BITS, shmpi_coll_fcollect, BITS / 8)                         \
+    DEFINE_ASET_BLOCKS(alltoall##BITS, shmpi_coll_alltoall, BITS / 8)                         \
     void shmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,  \
                                size_t nelems, int PE_start, int logPE_stride, int PE_size,    \
                                long *pSync)                                                   \

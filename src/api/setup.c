@@ -52,29 +52,18 @@ void shmem_global_exit(int status)
     shmpi_global_exit(status);
 }
 
-int shmem_my_pe(void)
-{
-    shmpi_check_ready(__func__);
-    return shmpi_g.my_pe;
-}
-
-int shmem_n_pes(void)
-{
-    shmpi_check_ready(__func__);
-    return shmpi_g.n_pes;
-}
-
-int _my_pe(void)
-{
-    shmpi_check_ready(__func__);
-    return shmpi_g.my_pe;
-}
-
-int _num_pes(void)
-{
-    shmpi_check_ready(__func__);
-    return shmpi_g.n_pes;
-}
+/* The PE queries, under the current names and the pre-1.2 ones (each names
+ * itself if shmpi is not initialized). */
+#define DEFINE_PE_QUERY(NAME, FIELD)                                                          \
+    int NAME(void)                                                                            \
+    {                                                                                         \
+        shmpi_check_ready(__func__);                                                          \
+        return shmpi_g.FIELD;                                                                 \
+    }
+DEFINE_PE_QUERY(shmem_my_pe, my_pe)
+DEFINE_PE_QUERY(shmem_n_pes, n_pes)
+DEFINE_PE_QUERY(_my_pe, my_pe)
+DEFINE_PE_QUERY(_num_pes, n_pes)
 
 int shmem_pe_accessible(int pe)
 {

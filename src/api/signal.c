@@ -43,46 +43,40 @@ uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
     return value;
 }
 
-/* A signal routine on a word in device memory: done through the driver
- * (true), or not such a word (false). */
-static bool device_signal(const char *routine, shmem_ctx_t ctx, uint64_t *sig_addr,
-                          uint64_t signal, int sig_op, int pe)
+/* A signal routine (sig_op SHMEM_SIGNAL_ADD or _SET, a constant where it
+ * inlines): through the driver on a word in device memory, else as a
+ * uint64 AMO. */
+static inline void signal_update(const char *routine, shmem_ctx_t ctx, uint64_t *sig_addr,
+                                 uint64_t signal, int sig_op, int pe)
 {
-    if (!shmpi_device_word(sig_addr, sizeof(uint64_t)))
-        return false;
-    shmpi_device_word_signal(routine, sig_addr, signal, sig_op,
-                             shmpi_team_world_pe(routine, shmpi_ctx_of(routine, ctx)->team, pe));
-    return true;
+    if (shmpi_device_word(sig_addr, sizeof(uint64_t))) {
+        shmpi_device_word_signal(
+            routine, sig_addr, signal, sig_op,
+            shmpi_team_world_pe(routine, shmpi_ctx_of(routine, ctx)->team, pe));
+        return;
+    }
+    shmpi_amo(routine, ctx, sig_op == SHMEM_SIGNAL_ADD ? SHMPI_AMO_ADD : SHMPI_AMO_SET,
+              SHMPI_AMO_UINT64, sig_addr, &signal, NULL, NULL, pe);
 }
 
 void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
 {
-    if (device_signal(__func__, ctx, sig_addr, signal, SHMEM_SIGNAL_ADD, pe))
-        return;
-    shmpi_amo(__func__, ctx, SHMPI_AMO_ADD, SHMPI_AMO_UINT64, sig_addr, &signal, NULL, NULL, pe);
+    signal_update(__func__, ctx, sig_addr, signal, SHMEM_SIGNAL_ADD, pe);
 }
 
 void(shmem_signal_add)(uint64_t *sig_addr, uint64_t signal, int pe)
 {
-    if (device_signal(__func__, SHMEM_CTX_DEFAULT, sig_addr, signal, SHMEM_SIGNAL_ADD, pe))
-        return;
-    shmpi_amo(__func__, SHMEM_CTX_DEFAULT, SHMPI_AMO_ADD, SHMPI_AMO_UINT64, sig_addr, &signal,
-              NULL, NULL, pe);
+    signal_update(__func__, SHMEM_CTX_DEFAULT, sig_addr, signal, SHMEM_SIGNAL_ADD, pe);
 }
 
 void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe)
 {
-    if (device_signal(__func__, ctx, sig_addr, signal, SHMEM_SIGNAL_SET, pe))
-        return;
-    shmpi_amo(__func__, ctx, SHMPI_AMO_SET, SHMPI_AMO_UINT64, sig_addr, &signal, NULL, NULL, pe);
+    signal_update(__func__, ctx, sig_addr, signal, SHMEM_SIGNAL_SET, pe);
 }
 
 void(shmem_signal_set)(uint64_t *sig_addr, uint64_t signal, int pe)
 {
-    if (device_signal(__func__, SHMEM_CTX_DEFAULT, sig_addr, signal, SHMEM_SIGNAL_SET, pe))
-        return;
-    shmpi_amo(__func__, SHMEM_CTX_DEFAULT, SHMPI_AMO_SET, SHMPI_AMO_UINT64, sig_addr, &signal,
-              NULL, NULL, pe);
+    signal_update(__func__, SHMEM_CTX_DEFAULT, sig_addr, signal, SHMEM_SIGNAL_SET, pe);
 }
 
 struct signal_wait {

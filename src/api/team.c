@@ -73,9 +73,7 @@ int shmemx_team_init(uint64_t uniqueid, int npes, int pe_idx_in_team,
 
 int shmemx_team_get_mpi_comm(shmem_team_t team, MPI_Comm *comm)
 {
-    shmpi_check_ready(__func__);
-    if (!comm)
-        shmpi_abort(__func__, "comm is NULL");
+    shmpi_check_ready_out(__func__, comm, "comm");
     if (team == SHMEM_TEAM_INVALID) {
         *comm = MPI_COMM_NULL;
         return -1;

@@ -400,6 +400,14 @@ static inline void shmpi_check_ready(const char *routine)
         shmpi_not_ready(routine);
     }
 }
+/* The same, for a routine that writes its result through `out`, which
+ * must not be NULL (`name`: the parameter, for the error). */
+static inline void shmpi_check_ready_out(const char *routine, const void *out, const char *name)
+{
+    shmpi_check_ready(routine);
+    if (!out)
+        shmpi_abort(routine, "%s is NULL", name);
+}
 
 static inline int shmpi_symm_segment(const void *addr, size_t len)
 {

@@ -30,7 +30,7 @@
  */
 #include "shmpi.h"
 #include "amo.h"
-#include "coll.h"
+#include "coll_shm.h"
 #include "barrier.h"
 
 #include <stdlib.h>

@@ -150,17 +150,6 @@ static inline void debug_symm(const char *routine, const void *addr, size_t len)
         shmpi_symm_fail(routine, addr, len, shmpi_g.my_pe);
 }
 
-const void *shmpi_unaliased(const char *routine, const void *src, size_t src_len,
-                            const void *dst, size_t dst_len, void **copy)
-{
-    *copy = NULL;
-    if (!shmpi_overlap(src, src_len, dst, dst_len))
-        return src;
-    *copy = shmpi_xmalloc(routine, src_len);
-    memcpy(*copy, src, src_len);
-    return *copy;
-}
-
 /* The send buffer of a collective that receives into [dst, dst+dst_len):
  * MPI_IN_PLACE if src is where this PE's own contribution lies in dst
  * (`in_place`, NULL when the collective has no such form), else as

@@ -4,7 +4,10 @@
  * here (docs/collectives.md).
  *
  * A collective runs over a group: a team, or the team an active set
- * resolves to (team.c).  One predicate, shmpi_team_has_shm(), picks the
+ * resolves to (team.c).  Below coll.c, which calls them: the barriers
+ * (barrier.h), the point-to-point rounds (coll_p2p.h), the device-heap
+ * collectives (device_coll.h) and, lowest, the shared-memory engine
+ * (coll_shm.h).  One predicate, shmpi_team_has_shm(), picks the
  * path: the shared-memory engine (coll_shm.c) when every member maps the
  * others' heaps (decided at team creation with shmpi_shm_reaches, shape.h),
  * else MPI collectives on the team's communicator (coll.c): the blocking
@@ -18,6 +21,9 @@
 #define SHMPI_COLL_H
 
 #include "shmpi.h"
+#include "coll_p2p.h"
+#include "coll_shm.h"
+#include "device_coll.h"
 #include "device_heap.h"
 #include "team.h"
 #include "progress.h"
@@ -26,31 +32,6 @@
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
-
-/* A collective on device-heap buffers, staged through host memory and run
- * as the plain MPI collective (device_coll.c).  nbytes is this PE's
- * contribution (one block for fcollect and alltoall; the whole vector of a
- * reduction or scan, whose elements are of `type`, reduced with `op`). */
-enum shmpi_device_coll {
-    SHMPI_DEVICE_BROADCAST,
-    SHMPI_DEVICE_COLLECT,
-    SHMPI_DEVICE_FCOLLECT,
-    SHMPI_DEVICE_ALLTOALL,
-    SHMPI_DEVICE_REDUCE,
-    SHMPI_DEVICE_SCAN,
-    SHMPI_DEVICE_EXSCAN,
-};
-int shmpi_device_coll(const char *routine, const struct shmpi_group *g,
-                      enum shmpi_device_coll kind, void *dest, const void *source,
-                      size_t nbytes, int root, bool root_dest, MPI_Datatype type, MPI_Op op);
-
-/* Whether a team's collectives can run in shared memory (coll_shm.c);
- * checked inline so that MPI-path collectives call nothing else first.
- * (member_slot, not slot: a predefined team is all zero before init.) */
-static inline bool shmpi_team_has_shm(const struct shmpi_team *t)
-{
-    return t && t->shm.member_slot;
-}
 
 /* The group of a team handle; SHMEM_TEAM_INVALID is an error. */
 static inline struct shmpi_group shmpi_team_group(const char *routine, shmem_team_t handle)
@@ -97,12 +78,6 @@ int shmpi_team_init(const char *routine, uint64_t uniqueid, int npes, int pe_idx
 /* Barrier without quiet (team_sync, sync); returns 0. */
 int shmpi_coll_sync(const struct shmpi_group *g);
 
-/* Whether [a, a+a_len) and [b, b+b_len) share a byte. */
-static inline bool shmpi_overlap(const void *a, size_t a_len, const void *b, size_t b_len)
-{
-    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-    return a_len > 0 && b_len > 0 && x < y + b_len && y < x + a_len;
-}
 /* memcpy for buffers that do not overlap, in a few moves up to 16 bytes:
  * a broadcast root's short copy through the memcpy call was a measurable
  * share of a small MPI_Bcast (benchmarks/RESULTS.md, "Measurements behind
@@ -216,68 +191,6 @@ int shmpi_coll_reduce(const char *routine, const struct shmpi_group *g, void *de
  * i - 1 when `exclusive`, which is all zero bytes on team PE 0.  Overlaps
  * as for shmpi_coll_reduce. */
 int shmpi_coll_scan(const char *routine, const struct shmpi_group *g, void *dest,
-                    const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
-                    MPI_Op op, bool exclusive);
-
-/* ---- small collectives as point-to-point rounds (coll_p2p.c) ---------------------
- * Where AMOs are messages: each round waited for while serving them, on the
- * group's communicator (whose ranks are its PEs). */
-void shmpi_p2p_bcast(const struct shmpi_group *g, void *buf, int nbytes, int root);
-/* send may be MPI_IN_PLACE (the value is in recv). */
-void shmpi_p2p_allreduce(const char *routine, const struct shmpi_group *g, const void *send,
-                         void *recv, int count, MPI_Datatype type, MPI_Op op);
-/* nbytes from every PE into recv in PE order; send may be MPI_IN_PLACE
- * (this PE's block already in recv). */
-void shmpi_p2p_allgather(const char *routine, const struct shmpi_group *g, const void *send,
-                         int nbytes, void *recv);
-/* Block j of send (nbytes) to PE j, into block my_pe of its recv. */
-void shmpi_p2p_alltoall(const char *routine, const struct shmpi_group *g, const void *send,
-                        int nbytes, void *recv);
-
-/* `src` itself, or a private copy if [src, src+src_len) overlaps
- * [dst, dst+dst_len); *copy is what to free (NULL if none). */
-const void *shmpi_unaliased(const char *routine, const void *src, size_t src_len,
-                            const void *dst, size_t dst_len, void **copy);
-
-/* ---- on-node shared-memory forms (coll_shm.c) ------------------------------------
- * Each returns false, on every member alike, when the team or the buffers
- * do not allow it (the caller then runs the MPI collective), else does the
- * collective and returns true.  Arguments are as above, already checked. */
-bool shmpi_shm_sync(struct shmpi_team *team);
-/* Sets up team->shm (collective over the members, once the team has its
- * communicator and world_pe), and frees it; `members_meet`: the members
- * call it together (shmem_team_destroy), so the slot can be reused at once.
- * The team takes no slot below `lowest_slot` (active sets: the upper half).
- * (coll_shm.c; team.c calls them through shmpi_team_on_shm.) */
-void shmpi_team_shm_init(const char *routine, struct shmpi_team *team, int lowest_slot);
-void shmpi_team_shm_fini(struct shmpi_team *team, bool members_meet);
-/* The log-depth forms of the shared-memory engine, and the team size
- * from which each replaces its flat form (SHMPI_TREE_MIN_PES; INT_MAX:
- * never), for a team (or node) that is crowded or not. */
-enum shmpi_tree_form { SHMPI_TREE_BARRIER, SHMPI_TREE_BCAST, SHMPI_TREE_REDUCE };
-int shmpi_tree_min_pes(enum shmpi_tree_form form, bool crowded);
-/* Rounds of a dissemination barrier over n PEs: ceil(log2 n). */
-int shmpi_barrier_rounds(int n);
-/* A dissemination barrier at `event` (larger than at any earlier one):
- * in round k this PE stores event in mine[k], then waits until from[k]
- * (the flag k of the PE 2^k before it, cyclically) holds it or more.  Its
- * waits start as `needing` (whom they need, depart.c). */
-void shmpi_dissemination(struct shmpi_round_flag *mine, struct shmpi_round_flag *const from[],
-                         int rounds, uint64_t event, const struct shmpi_waiter *needing);
-bool shmpi_shm_broadcast(const char *routine, struct shmpi_team *team, void *dest,
-                         const void *source, size_t nbytes, int root, bool root_dest);
-bool shmpi_shm_collect(const char *routine, struct shmpi_team *team, void *dest,
-                       const void *source, size_t nbytes);
-/* fcollect, or alltoall when `alltoall` (as blocks() in coll.c). */
-bool shmpi_shm_blocks(const char *routine, struct shmpi_team *team, void *dest,
-                      const void *source, size_t nbytes, bool alltoall);
-bool shmpi_shm_reduce(const char *routine, struct shmpi_team *team, void *dest,
-                      const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
-                      MPI_Op op);
-bool shmpi_shm_alltoalls(const char *routine, struct shmpi_team *team, void *dest,
-                         const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
-                         size_t elem_size);
-bool shmpi_shm_scan(const char *routine, struct shmpi_team *team, void *dest,
                     const void *source, size_t nelems, size_t elem_size, MPI_Datatype type,
                     MPI_Op op, bool exclusive);
 

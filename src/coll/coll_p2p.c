@@ -17,7 +17,9 @@
  * order of messages between two PEs matches rounds and calls, as every
  * member calls the team's collectives in the same order.
  */
-#include "coll.h"
+#include "coll_p2p.h"
+#include "progress.h"
+#include "shape.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -49,7 +49,7 @@
  * symmetric offsets of the buffers, so all members take the same path and
  * count the same events.
  */
-#include "coll.h"
+#include "coll_shm.h"
 #include "mpi_rma.h"
 #include "progress.h"
 #include "shape.h"

@@ -7,7 +7,7 @@
  * device address.  Device-heap addresses are symmetric, so every member
  * takes this path together.
  */
-#include "coll.h"
+#include "device_coll.h"
 #include "device_heap.h"
 
 #include <limits.h>

@@ -306,9 +306,7 @@ int shmpi_team_init(const char *routine, uint64_t id, int npes, int member,
                     const shmem_team_config_t *config, long config_mask,
                     shmem_team_t *new_team)
 {
-    shmpi_check_ready(routine);
-    if (!new_team)
-        shmpi_abort(routine, "new_team is NULL");
+    shmpi_check_ready_out(routine, new_team, "new_team");
     *new_team = SHMEM_TEAM_INVALID;
     if (npes < 1 || npes > shmpi_g.n_pes)
         return refuse(routine, "npes is not from 1 to the number of PEs", id, npes, member);

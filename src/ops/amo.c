@@ -1,7 +1,8 @@
 /*
  * amo.c - the atomic core: the one atomic memory operation of shmpi, and
- * put-with-signal.  The deferred queue is amo_deferred.c, SHMPI_AMO_OPS
- * amo_ops.c; what the three share is amo_internal.h.
+ * put-with-signal.  Below it, bottom to top: one word's update
+ * (amo_word.c), AMOs as messages (amo_message.c), the deferred queue
+ * (amo_deferred.c) and SHMPI_AMO_OPS (amo_ops.c).
  *
  * Every AMO routine of the API (all types, ctx and deprecated forms, nbi
  * forms, signal updates, lock words) is a call to shmpi_amo() on a 4- or
@@ -52,121 +53,12 @@
  *    fetches, gets MPI's own op for it instead ("direct", amo_ops.c): no
  *    word then sees two kinds of update, so same_op_no_op still holds.
  */
-#include "amo_internal.h"
+#include "amo.h"
 #include "device_heap.h"
 #include "device_reach.h"
 #include "stream.h"
 
 #include <string.h>
-
-_Static_assert(ATOMIC_INT_LOCK_FREE == 2 && ATOMIC_LLONG_LOCK_FREE == 2,
-               "shmpi needs lock-free 4- and 8-byte atomics");
-_Static_assert(sizeof(float) == 4 && sizeof(double) == 8, "float/double sizes");
-
-/* ---- CPU atomics on a mapped heap word ---------------------------------------------- */
-/* Inlined into amo() even though amo_message.c's owner calls them too: as a
- * call they cost an on-node AMO about 1 ns of its 9. */
-#define DEFINE_CPU_AMO(BITS)                                                                  \
-    static inline __attribute__((always_inline)) uint64_t cpu_amo##BITS(                   \
-        enum shmpi_amo_op op, enum shmpi_amo_type type, void *word, uint64_t operand,          \
-        uint64_t compare)                                                                     \
-    {                                                                                         \
-        _Atomic uint##BITS##_t *p = word;                                                     \
-        uint##BITS##_t v = (uint##BITS##_t)operand;                                           \
-        bool is_float = type == SHMPI_AMO_FLOAT || type == SHMPI_AMO_DOUBLE;                  \
-        switch (op) {                                                                         \
-        case SHMPI_AMO_FETCH: return atomic_load(p);                                          \
-        case SHMPI_AMO_SET: atomic_store(p, v); return 0;                                     \
-        case SHMPI_AMO_SWAP: return atomic_exchange(p, v);                                    \
-        case SHMPI_AMO_CSWAP: {                                                               \
-            uint##BITS##_t expected = (uint##BITS##_t)compare;                                \
-            atomic_compare_exchange_strong(p, &expected, v);                                  \
-            return expected;                                                                  \
-        }                                                                                     \
-        case SHMPI_AMO_AND: return atomic_fetch_and(p, v);                                    \
-        case SHMPI_AMO_OR: return atomic_fetch_or(p, v);                                      \
-        case SHMPI_AMO_XOR: return atomic_fetch_xor(p, v);                                    \
-        case SHMPI_AMO_ADD:                                                                   \
-            if (!is_float)                                                                    \
-                return atomic_fetch_add(p, v);                                                \
-            break;                                                                            \
-        }                                                                                     \
-        /* Float arithmetic: compare-exchange until no one came between. */                   \
-        uint##BITS##_t old = atomic_load(p);                                                  \
-        while (!atomic_compare_exchange_weak(p, &old,                                         \
-                                             (uint##BITS##_t)shmpi_amo_apply(op, type, old, operand)))  \
-            ;                                                                                 \
-        return old;                                                                           \
-    }
-DEFINE_CPU_AMO(32)
-DEFINE_CPU_AMO(64)
-
-uint64_t shmpi_amo_cpu(enum shmpi_amo_op op, enum shmpi_amo_type type, size_t size, void *word,
-                       uint64_t operand, uint64_t compare)
-{
-    return size == 4 ? cpu_amo32(op, type, word, operand, compare)
-                     : cpu_amo64(op, type, word, operand, compare);
-}
-
-/* ---- MPI: fetch (NO_OP) and compare-and-swap, nothing else -------------------------- */
-static uint64_t mpi_read(const struct shmpi_mpi_word *w)
-{
-    uint64_t result = 0;
-    shmpi_fetch_word(w->pe, w->disp, w->type, &result);
-    /* result holds w->size bytes at its start. */
-    return shmpi_amo_load_bits(&result, w->size);
-}
-
-/* Returns the value the word held (the swap happened iff it equals compare). */
-static uint64_t mpi_cas(const struct shmpi_mpi_word *w, uint64_t value, uint64_t compare)
-{
-    uint64_t value_buf, compare_buf, result = 0;
-    shmpi_amo_store_bits(&value_buf, value, w->size);
-    shmpi_amo_store_bits(&compare_buf, compare, w->size);
-    shmpi_rma_compare_and_swap(&value_buf, &compare_buf, &result, w->type, w->size, w->pe,
-                               w->disp);
-    shmpi_flush_word(w->pe, w->disp, w->type);
-    return shmpi_amo_load_bits(&result, w->size);
-}
-
-/* The guess cache (amo_internal.h). */
-struct shmpi_amo_hint shmpi_amo_hints[SHMPI_AMO_HINT_SLOTS];
-
-#define CAS_RETRIES_BEFORE_BACKOFF 8
-uint64_t shmpi_amo_mpi(enum shmpi_amo_op op, enum shmpi_amo_type type,
-                       const struct shmpi_mpi_word *w, uint64_t operand, uint64_t compare)
-{
-    if (op == SHMPI_AMO_CSWAP) {
-        uint64_t seen = mpi_cas(w, operand, compare);
-        shmpi_amo_hint_set(w, seen == compare ? operand : seen);
-        return seen;
-    }
-    uint64_t old;
-    if (op == SHMPI_AMO_FETCH || !shmpi_amo_hint_get(w, &old)) {
-        old = mpi_read(w);
-        if (op == SHMPI_AMO_FETCH) {
-            shmpi_amo_hint_set(w, old);
-            return old;
-        }
-    }
-    /* A retry goes at once: the failed compare-and-swap's round trip was the
-     * wait, and anything more between tries, even one MPI_Iprobe, made a
-     * contended fetch_add slower and bimodal (benchmarks/RESULTS.md,
-     * "Measurements behind design constants").  Only a long losing streak
-     * backs off (yields). */
-    SHMPI_WAITER(waiter) = {.waits_in = SHMPI_WAITS_FOR_MPI};
-    for (unsigned failures = 0;; failures++) {
-        uint64_t new_value = shmpi_amo_apply(op, type, old, operand);
-        uint64_t seen = mpi_cas(w, new_value, old);
-        if (seen == old) {
-            shmpi_amo_hint_set(w, new_value);
-            return old;
-        }
-        old = seen; /* someone updated it in between: retry from what they left */
-        if (failures >= CAS_RETRIES_BEFORE_BACKOFF)
-            shmpi_backoff(&waiter);
-    }
-}
 
 /* One update with MPI's own op, complete at the target. */
 static uint64_t mpi_direct(const struct shmpi_mpi_word *w, uint64_t operand)

@@ -24,7 +24,9 @@
  * compare-and-swap of the chain that reaches the word out of order finds
  * another value, fails and is redone.
  */
-#include "amo_internal.h"
+#include "amo_deferred.h"
+#include "flush.h"
+#include "mpi_rma.h"
 
 #include <pthread.h>
 

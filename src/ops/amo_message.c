@@ -5,7 +5,7 @@
  * An AMO on a word this PE does not map is one message to the PE that owns
  * the word, which applies it with a CPU atomic and, if the origin waits,
  * answers with the old value: one round trip for every kind of AMO, where
- * the compare-and-swap of amo.c takes two on a word it has not seen.  The
+ * the compare-and-swap of amo_word.c takes two on a word it has not seen.  The
  * PEs that map the word (the owner, its node) use the same CPU atomics on
  * the same memory, so every kind of AMO a program mixes on a word stays
  * atomic, on any MPI: only point-to-point messages are used.
@@ -29,8 +29,11 @@
  * REQUESTS_BEFORE_FENCE unanswered requests the origin fences, so a flood
  * of adds to a PE that computes queues a bounded number of messages.
  */
-#include "amo_internal.h"
+#include "amo_message.h"
+#include "flush.h"
 #include "mpi_rma.h"
+#include "progress.h"
+#include "shape.h"
 
 #include <pthread.h>
 #include <string.h>

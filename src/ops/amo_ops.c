@@ -2,7 +2,7 @@
  * amo_ops.c - SHMPI_AMO_OPS: MPI's own op for a program with one kind of
  * update.
  *
- * The compare-and-swap loop of amo.c keeps any mix of AMOs on a word
+ * The compare-and-swap loop of amo_word.c keeps any mix of AMOs on a word
  * atomic, but under contention it retries, and a contended fetch_add then
  * takes longer than one MPI_Fetch_and_op(MPI_SUM) (benchmarks/RESULTS.md,
  * "Measurements behind design constants").  A program whose AMO routines
@@ -14,7 +14,11 @@
  * it could share a word with the direct op.  The CPU-atomic path needs none
  * of this.
  */
-#include "amo_internal.h"
+#include "amo_deferred.h"
+#include "amo_message.h"
+#include "amo_ops.h"
+#include "mpi_rma.h"
+#include "progress.h"
 
 static const struct {
     const char *name;
@@ -89,9 +93,6 @@ const char *shmpi_amo_direct_op_name(unsigned amo_ops)
 {
     return direct_op_here(amo_ops).name;
 }
-
-MPI_Op shmpi_amo_direct_mpi_op; /* set by shmpi_amo_init */
-unsigned shmpi_amo_direct_ops;   /* the update kinds that use it */
 
 void shmpi_amo_undeclared(const char *routine, enum shmpi_amo_op op)
 {

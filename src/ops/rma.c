@@ -15,7 +15,9 @@
  * transfers always wait on a request: one code path, and a derived-datatype
  * transfer costs far more than the request does.
  */
-#include "amo.h"
+#include "rma.h"
+#include "amo_deferred.h"
+#include "amo_message.h"
 #include "copy.h"
 #include "device_heap.h"
 #include "device_reach.h"

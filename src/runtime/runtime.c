@@ -98,6 +98,13 @@ static void depart_init(void)
     shmpi_depart_init(shmpi_finalize);
 }
 
+/* diagnose.c's hang report makes its communicator as the waits make theirs
+ * (shmpi_comm_dup, of the waiting loops, a floor above diagnose.c). */
+static void diag_init(void)
+{
+    shmpi_diag_init(shmpi_comm_dup);
+}
+
 /* Every PE's card to every PE, waited for as every wait of shmpi, then
  * what shape.c learns from them. */
 static void shape_exchange(void)
@@ -237,7 +244,7 @@ int shmpi_init(const char *routine, int requested)
         {"teams", teams_init},                 /* collectives wait as set above; slots reserved */
         {"ctx", ctx_init},                     /* after the world team: the default context */
         {"depart", depart_init},               /* its communicator; exit paths armed once */
-        {"diagnose", shmpi_diag_init},         /* wait records in the reserved block */
+        {"diagnose", diag_init},               /* wait records in the reserved block */
         {"device heap", shmpi_device_heap_init}, /* SHMPI_DEVICE_HEAP_SIZE only */
     };
     enum { N_STEPS = sizeof steps / sizeof *steps };

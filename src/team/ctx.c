@@ -60,9 +60,7 @@ static void ctx_free(struct shmpi_ctx *ctx)
 int shmpi_ctx_create(const char *routine, shmem_team_t team_handle, long options,
                      shmem_ctx_t *ctx_out)
 {
-    shmpi_check_ready(routine);
-    if (!ctx_out)
-        shmpi_abort(routine, "ctx is NULL");
+    shmpi_check_ready_out(routine, ctx_out, "ctx");
     *ctx_out = SHMEM_CTX_INVALID;
     if (team_handle == SHMEM_TEAM_INVALID)
         return -1;
@@ -139,9 +137,7 @@ void shmpi_ctx_destroy_all(struct shmpi_team *team)
 
 int shmpi_ctx_team(const char *routine, shmem_ctx_t handle, shmem_team_t *team)
 {
-    shmpi_check_ready(routine);
-    if (!team)
-        shmpi_abort(routine, "team is NULL");
+    shmpi_check_ready_out(routine, team, "team");
     if (handle == SHMEM_CTX_INVALID) {
         *team = SHMEM_TEAM_INVALID;
         return -1;

@@ -3,7 +3,6 @@
  */
 #include "shmpi.h"
 #include "pe_index.h"
-#include "team.h"
 
 #include <stdlib.h>
 

@@ -285,9 +285,7 @@ int shmpi_team_split_strided(const char *routine, shmem_team_t parent_team, int 
                              int stride, int size, const shmem_team_config_t *config,
                              long config_mask, shmem_team_t *new_team)
 {
-    shmpi_check_ready(routine);
-    if (!new_team)
-        shmpi_abort(routine, "new_team is NULL");
+    shmpi_check_ready_out(routine, new_team, "new_team");
     *new_team = SHMEM_TEAM_INVALID;
     if (parent_team == SHMEM_TEAM_INVALID)
         return -1;

@@ -13,7 +13,6 @@
  * (they all have room), and dropped only at finalize.
  */
 #include "shmpi.h"
-#include "team.h"
 #include "team_comm.h"
 #include "progress.h"
 

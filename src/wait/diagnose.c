@@ -40,7 +40,6 @@
 #include "shmpi.h"
 #include "diagnose.h"
 #include "mpi_rma.h"
-#include "progress.h"
 #include "shape.h"
 #include "status.h"
 #include "window.h"
@@ -619,7 +618,7 @@ void shmpi_diag_watch(void)
 }
 
 /* ---- start and end --------------------------------------------------------------------- */
-void shmpi_diag_init(void)
+void shmpi_diag_init(MPI_Comm (*comm_dup)(MPI_Comm comm))
 {
     int level;
     MPI_Query_thread(&level);
@@ -636,7 +635,7 @@ void shmpi_diag_init(void)
     hang.reported = hang.draining = false;
     hang.next_tick_ns = 0;
     if (shmpi_g.env.hang_report_s > 0)
-        hang.comm = shmpi_comm_dup(shmpi_g.comm);
+        hang.comm = comm_dup(shmpi_g.comm);
     shmpi_status_init(); /* while every PE's start-up card is at hand: the job's id */
 }
 

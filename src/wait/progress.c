@@ -42,15 +42,6 @@ _Thread_local const char *shmpi_mpi_wait_routine;
  * thread stays out of MPI while it moves. */
 static atomic_ulong progress_calls;
 
-void shmpi_progress_probe(void)
-{
-    int flag;
-    /* Any entry into the progress engine processes incoming RMA; probing a
-     * private communicator is the cheapest (finalize's handshake is its only
-     * traffic, and is received there). */
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, shmpi_g.comm, &flag, MPI_STATUS_IGNORE);
-}
-
 /* amo_deferred.c's drain, registered at start-up: called only while AMOs
  * wait in its queue (MPI AMOs; never on the paths of shared memory). */
 static void (*drain_deferred)(void);

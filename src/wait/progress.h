@@ -9,6 +9,12 @@
 #define SHMPI_PROGRESS_H
 
 #include "shmpi.h"
+#include "diagnose.h"
+#include "serve.h"
+
+/* Below the waiting loops: the server of other PEs' messages (serve.h), the
+ * record of a wait that lasts (diagnose.h) and its struct shmpi_waiter
+ * (waiter.h). */
 
 /* ---- progress: how waiting loops keep MPI moving --------------------------------- */
 /* Drives the MPI progress engine once (RMA aimed at this PE completes only
@@ -22,25 +28,6 @@ bool shmpi_progress_test(MPI_Request *req, int *done);
 /* What a wait does when AMOs wait in amo_deferred.c's queue
  * (shmpi_g.amo_deferred): `drain` completes them (set at start-up). */
 void shmpi_progress_on_deferred(void (*drain)(void));
-/* The server of messages from other PEs (serve.c), on channels: AMOs where
- * they are messages (amo_message.c), transfers of device memory not mapped
- * here (device_net.c).  shmpi_serve_start posts the receive of a channel's
- * next message (at most SHMPI_SERVE_MAX_BYTES) on `comm`, which it keeps,
- * and returns the channel; from then on every wait tests it, and `handle`
- * gets each message that arrived and the PE that sent it.
- * shmpi_serve_test: shmpi_progress_test's entry into MPI there (the wait's
- * *req and the messages in one call); whether it served any.
- * shmpi_serve_active: whether some channel runs (then the waits serve).
- * shmpi_serve_stop frees the channel's `comm`. */
-#define SHMPI_SERVE_MAX_BYTES 64
-#define SHMPI_SERVE_CHANNELS 2
-int shmpi_serve_start(MPI_Comm comm, int bytes, void (*handle)(const void *message, int origin));
-bool shmpi_serve_test(MPI_Request *req, int *done);
-bool shmpi_serve_active(void);
-void shmpi_serve_stop(int channel);
-/* Enters MPI's progress engine once (the entry of shmpi_progress when
- * there are no AMO messages to serve). */
-void shmpi_progress_probe(void);
 /* One entry into MPI from a thread of shmpi's own that the program's waits
  * do not see (the stream proxy, src/device/proxy.c): serves the messages of
  * other PEs (serve.c), or probes; never drains deferred AMOs.  Whether it
@@ -50,58 +37,9 @@ bool shmpi_progress_background(void);
  * (a CPU per PE), and serving AMO messages and RMA on every turn: the
  * collectives' wait where AMOs are messages (coll.c, barrier.c). */
 void shmpi_wait_spinning(MPI_Request *req);
-/* What a wait waits in, for the other PEs to read (diagnose.c).  0: inferred
- * (in a collective when the wait needs a team or a PE, else for MPI). */
-enum shmpi_waits_in {
-    SHMPI_WAITS_IN_COLLECTIVE = 1, /* team (NULL: all PEs), routine */
-    SHMPI_WAITS_ON_MEMORY,         /* wait_until, test, signal waits: addr */
-    SHMPI_WAITS_ON_LOCK,           /* shmem_set_lock: addr */
-    SHMPI_WAITS_FOR_MPI,           /* completion of this PE's own MPI operations */
-};
-/* A wait_until's comparison, which the status page shows (status.c). */
-struct shmpi_wait_cmp {
-    int cmp;                 /* SHMEM_CMP_* */
-    unsigned char size;      /* bytes of the word */
-    bool is_signed;
-    uint64_t value;          /* the value compared with (bits) */
-};
 /* One iteration of a waiting loop: drives progress, after a few tries
  * yields the CPU so PEs of a crowded machine still move, and once the wait has
- * lasted shmpi_g.poll_ns sleeps between tries.  `*w` starts zeroed, apart
- * from what the loop says about itself; declare it with SHMPI_WAITER, which
- * takes its record back when the loop ends. */
-struct shmpi_waiter {
-    unsigned spins;      /* turns so far */
-    unsigned looks;      /* quiet turns (shmpi_g.poll_quietly) so far */
-    uint64_t since_ns;   /* when the loop began to yield (again, after serving AMOs) */
-    uint64_t shown_ns;   /* when its record was published: the age the record shows */
-    bool mpi_request;    /* it waits for an MPI request of this PE's own */
-    bool calls_mpi;      /* the loop enters MPI itself on every turn (MPI_Test) */
-    /* Whom the wait needs (the order check of diagnose.c, the watch of
-     * depart.c).  SHMPI_NEEDS_NOBODY: not checked. */
-    enum { SHMPI_NEEDS_NOBODY, SHMPI_NEEDS_TEAM, SHMPI_NEEDS_PE } needs;
-    const struct shmpi_team *team; /* the team of a collective (NULL: all PEs) */
-    int pe;                        /* SHMPI_NEEDS_PE: this world PE */
-    bool finalize_may_meet;        /* a barrier over all PEs: shmem_finalize's pairs with it */
-    /* What it waits in (diagnose.c). */
-    unsigned char waits_in;        /* enum shmpi_waits_in, 0: inferred */
-    /* (the flags beside waits_in: the struct stays as small as before cmp) */
-    bool published;                /* its record is in this PE's reserved block */
-    bool for_blocked_call;         /* the watch thread's, for a blocking MPI call (depart.c) */
-    const char *routine;           /* NULL: shmpi_depart_routine */
-    const void *addr;              /* SHMPI_WAITS_ON_MEMORY, _ON_LOCK */
-    const struct shmpi_wait_cmp *cmp; /* a wait_until's on a host word, or NULL */
-    unsigned long serial;          /* which wait of this PE it is */
-    uint64_t next_look_ns;         /* when it next looks at the PEs it needs */
-    int suspect;                   /* PE + 1 of one seen waiting in another collective */
-    unsigned suspect_looks;        /* looks that saw it there */
-};
-/* The record of a wait that lasts (its first slow turn), its heartbeat and
- * checks (later slow turns: order of collectives, every PE waiting), and
- * its end.  Only waits that already yield pay for any of it. */
-void shmpi_diag_publish(struct shmpi_waiter *w);
-void shmpi_diag_tick(struct shmpi_waiter *w, uint64_t waited_ns);
-void shmpi_diag_unpublish(struct shmpi_waiter *w);
+ * lasted shmpi_g.poll_ns sleeps between tries. */
 static inline void shmpi_waiter_end(struct shmpi_waiter *w)
 {
     if (__builtin_expect(w->published, 0))
@@ -112,12 +50,7 @@ void shmpi_backoff(struct shmpi_waiter *w);
 /* The same for a wait for *req: the turn's entry into MPI tests it; the
  * turn ends at once when *done. */
 void shmpi_backoff_test(struct shmpi_waiter *w, MPI_Request *req, int *done);
-/* The routine a wait for this PE's own MPI operations shows when its loop
- * names none (the MPI path of an AMO sets it; diagnose.c reads it). */
-extern _Thread_local const char *shmpi_mpi_wait_routine;
 /* ---- departures (depart.c) ---- */
-/* The routine named when a wait finds that a PE it needs left. */
-extern _Thread_local const char *shmpi_depart_routine;
 /* Arms the exit paths, which call `finalize` (shmpi_finalize, runtime.c). */
 void shmpi_depart_init(void (*finalize)(void));
 /* Marks this PE's partners once a finalize phase lasts (backoff calls it). */

@@ -15,7 +15,7 @@
  * arrived.
  */
 #include "shmpi.h"
-#include "progress.h"
+#include "serve.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
 #ifndef SHMPI_STATUS_H
 #define SHMPI_STATUS_H
 
-#include "progress.h"
+#include "waiter.h"
 
 /* At start-up, with the job's shape known and every PE's card at hand
  * (diagnose's step): creates the page (SHMPI_STATUS), arms the signal. */

@@ -107,8 +107,8 @@ static PyObject *interned(const char *text)
 
 /* Binds positional and keyword arguments to n parameters: 0 (nothing raised) when
  * they do not bind, and the Python function says why. */
-static int bind(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                const char *const *names, int n, int required, PyObject **out)
+static int bind_arguments(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                          const char *const *names, int n, int required, PyObject **out)
 {
     if (nargs > n)
         return 0;
@@ -632,7 +632,7 @@ static PyObject *rma(enum route route, enum move_kind kind, PyObject *const *arg
     struct arr d, s;
     int pe;
     uintptr_t h;
-    if (!bind(args, nargs, kwnames, names, 4, 3, v) || !read_array(v[0], &d) ||
+    if (!bind_arguments(args, nargs, kwnames, names, 4, 3, v) || !read_array(v[0], &d) ||
         !read_array(v[1], &s) || !read_pe(v[2], &pe) || !read_stream(v[3], &h))
         return SLOW(route);
     long long nbytes = d.nbytes < s.nbytes ? d.nbytes : s.nbytes;
@@ -679,7 +679,7 @@ static PyObject *fast_put_signal(FASTCALL)
     int op, pe;
     uintptr_t h;
     ENTRY(R_PUT_SIGNAL);
-    if (!bind(args, nargs, kwnames, names, 7, 6, v) || !read_small(v[4], 0, 1, &op) ||
+    if (!bind_arguments(args, nargs, kwnames, names, 7, 6, v) || !read_small(v[4], 0, 1, &op) ||
         !read_signal(v[2], &sig) || !read_u64(v[3], &value) || !read_array(v[0], &d) ||
         !read_array(v[1], &s) || !read_pe(v[5], &pe) || !read_stream(v[6], &h))
         return SLOW(R_PUT_SIGNAL);
@@ -704,7 +704,7 @@ static PyObject *fast_signal_op(FASTCALL)
     int op, pe;
     uintptr_t h;
     ENTRY(R_SIGNAL_OP);
-    if (!bind(args, nargs, kwnames, names, 5, 4, v) || !read_small(v[2], 0, 1, &op) ||
+    if (!bind_arguments(args, nargs, kwnames, names, 5, 4, v) || !read_small(v[2], 0, 1, &op) ||
         !read_signal(v[0], &sig) || !read_u64(v[1], &value) || !read_pe(v[3], &pe) ||
         !read_stream(v[4], &h))
         return SLOW(R_SIGNAL_OP);
@@ -724,7 +724,7 @@ static PyObject *fast_signal_wait(FASTCALL)
     uintptr_t h;
     ENTRY(R_SIGNAL_WAIT);
     /* CMP_EQ (0), CMP_GT (2), CMP_GE (3): what a stream waits for */
-    if (!bind(args, nargs, kwnames, names, 4, 3, v) || !read_small(v[2], 0, 3, &cmp) ||
+    if (!bind_arguments(args, nargs, kwnames, names, 4, 3, v) || !read_small(v[2], 0, 3, &cmp) ||
         cmp == 1 || !read_signal(v[0], &sig) || !read_u64(v[1], &value) || !read_stream(v[3], &h))
         return SLOW(R_SIGNAL_WAIT);
     Py_BEGIN_ALLOW_THREADS
@@ -741,7 +741,7 @@ static PyObject *stream_only(enum route route, void (*fn)(void *), PyObject *con
     uintptr_t h;
     /* init(device_heap=False): with no stream these are the host's (the Python path) */
     PyObject *host_only = PyDict_GetItemWithError(state_dict, s_host_only);
-    if (host_only != Py_False || !bind(args, nargs, kwnames, names, 1, 0, v) ||
+    if (host_only != Py_False || !bind_arguments(args, nargs, kwnames, names, 1, 0, v) ||
         !read_stream(v[0], &h)) {
         PyErr_Clear();
         return SLOW(route);
@@ -778,7 +778,7 @@ static PyObject *team_stream(enum route route, int (*fn)(void *, void *), PyObje
     void *team;
     uintptr_t h;
     int rc;
-    if (!bind(args, nargs, kwnames, names, 2, 1, v) || !read_team(v[0], &team) ||
+    if (!bind_arguments(args, nargs, kwnames, names, 2, 1, v) || !read_team(v[0], &team) ||
         !read_stream(v[1], &h))
         return SLOW(route);
     Py_BEGIN_ALLOW_THREADS
@@ -812,7 +812,7 @@ static PyObject *fast_reduce(FASTCALL)
     uintptr_t h;
     int op = 0, rc;
     ENTRY(R_REDUCE);
-    if (!bind(args, nargs, kwnames, names, 5, 4, v) || !read_array(v[1], &d) ||
+    if (!bind_arguments(args, nargs, kwnames, names, 5, 4, v) || !read_array(v[1], &d) ||
         !read_array(v[2], &s) || d.dtype != s.dtype || !PyUnicode_Check(v[3]))
         return SLOW(R_REDUCE);
     while (op < N_OPS && PyUnicode_CompareWithASCIIString(v[3], op_names[op]) != 0)
@@ -837,7 +837,7 @@ static PyObject *fast_fcollect(FASTCALL)
     int rc;
     long long need;
     ENTRY(R_FCOLLECT);
-    if (!bind(args, nargs, kwnames, names, 4, 3, v) || !read_array(v[1], &d) ||
+    if (!bind_arguments(args, nargs, kwnames, names, 4, 3, v) || !read_array(v[1], &d) ||
         !read_array(v[2], &s) || d.dtype != s.dtype || !read_team(v[0], &team))
         return SLOW(R_FCOLLECT);
     int n = lib.team_n_pes(team);
