@@ -243,40 +243,48 @@ static unsigned int version_tag(PyTypeObject *type)
     return type->tp_version_tag;  /* 0: none */
 }
 
-static int slots_of(PyTypeObject *type, PyObject *const *names, int n, struct slots *seen)
+/* The slots of `names` in `type` from `seen`, the last two types read (an Array and a
+ * Buffer in one call), or found now and kept there; NULL where they are not plain slots. */
+static const struct slots *slots_of(PyTypeObject *type, PyObject *const *names, int n,
+                                    struct slots seen[2])
 {
     unsigned int tag = version_tag(type);
-    if ((PyObject *)type == seen->type && tag != 0 && tag == seen->tag)
-        return 1;
+    for (int k = 0; k < 2; k++)
+        if ((PyObject *)type == seen[k].type && tag != 0 && tag == seen[k].tag)
+            return &seen[k];
     if (type->tp_getattro != PyObject_GenericGetAttr)
-        return 0;
+        return NULL;
     Py_ssize_t offset[MAX_SLOTS];
     for (int i = 0; i < n; i++) {
         PyObject *descr = _PyType_Lookup(type, names[i]);
         if (descr == NULL || Py_TYPE(descr) != &PyMemberDescr_Type)
-            return 0;
+            return NULL;
         const PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
         if (member->type != OBJECT_MEMBER)
-            return 0;
+            return NULL;
         offset[i] = member->offset;
     }
     tag = version_tag(type);  /* the lookups give the type a tag where it had none */
     if (tag == 0)
-        return 0;
-    Py_XSETREF(seen->type, Py_NewRef((PyObject *)type));
-    seen->tag = tag;
-    memcpy(seen->offset, offset, sizeof offset);
-    return 1;
+        return NULL;
+    Py_XSETREF(seen[1].type, seen[0].type);  /* the older entry makes room */
+    seen[1].tag = seen[0].tag;
+    memcpy(seen[1].offset, seen[0].offset, sizeof seen[0].offset);
+    seen[0].type = Py_NewRef((PyObject *)type);
+    seen[0].tag = tag;
+    memcpy(seen[0].offset, offset, sizeof offset);
+    return &seen[0];
 }
 
 /* obj's attributes `names` (new references): from its slots where slots_of finds them,
  * else by getattr; 0 (nothing raised) where one is missing. */
-static int read_attrs(PyObject *obj, PyObject *const *names, int n, struct slots *seen,
+static int read_attrs(PyObject *obj, PyObject *const *names, int n, struct slots seen[2],
                       PyObject **out)
 {
     int i = 0;
-    if (slots_of(Py_TYPE(obj), names, n, seen))
-        while (i < n && (out[i] = *(PyObject **)((char *)obj + seen->offset[i])) != NULL)
+    const struct slots *found = slots_of(Py_TYPE(obj), names, n, seen);
+    if (found != NULL)
+        while (i < n && (out[i] = *(PyObject **)((char *)obj + found->offset[i])) != NULL)
             Py_INCREF(out[i++]);
     for (; i < n; i++)  /* an empty slot: getattr raises AttributeError */
         if ((out[i] = PyObject_GetAttr(obj, names[i])) == NULL) {
@@ -306,9 +314,9 @@ static int read_stream(PyObject *s, uintptr_t *h)
     }
     if (Py_TYPE(s) == (PyTypeObject *)stream_type) {
         /* shmpi.core.Stream's __cuda_stream__ is (0, self._handle): read it directly */
-        static struct slots stream_slots;
+        static struct slots stream_slots[2];
         PyObject *v;
-        if (!read_attrs(s, &s_own_handle, 1, &stream_slots, &v))
+        if (!read_attrs(s, &s_own_handle, 1, stream_slots, &v))
             return 0;
         int ok = read_handle_value(v, h);
         Py_DECREF(v);
@@ -473,13 +481,13 @@ static int shape_size(PyObject *shape, long long *size)
 
 static int read_own_array(PyObject *obj, struct arr *a)
 {
-    static struct slots array_slots;
+    static struct slots array_slots[2];
     PyObject *const names[4] = { s_ptr, s_shape, s_dtype, s_device_type };
     PyObject *v[4];  /* ptr, shape, dtype, device_type */
     long long size, dev;
     int t;
     uintptr_t p;
-    if (!read_attrs(obj, names, 4, &array_slots, v))
+    if (!read_attrs(obj, names, 4, array_slots, v))
         return 0;
     int ok = read_handle_value(v[0], &p) && shape_size(v[1], &size) && dtype_of_name(v[2], &t)
              && read_index(v[3], 1 << 16, &dev) && finish(a, p, size, t, (int)dev);
