@@ -87,6 +87,25 @@ class StrmProto:
         return self.value
 
 
+class ShiftedArray(core.Array):
+    """An Array whose ptr is a property: getattr's answer, not the slot's."""
+    @property
+    def ptr(self):
+        return self.base + 64
+
+    @ptr.setter
+    def ptr(self, value):
+        self.base = value
+
+
+class SubArray(core.Array):
+    """An Array subclass; change_types() gives it a class attribute ptr now and then."""
+
+
+class SubStream(core.Stream):
+    """A Stream subclass; change_types() gives it a class attribute _handle now and then."""
+
+
 def pick(rng, seq):
     return seq[rng.randrange(len(seq))]
 
@@ -148,7 +167,14 @@ def rand_numpy(rng):
 
 
 def rand_own(rng):
-    a = core.Array(rng.randrange(0, 2**48) * 8, (rng.randrange(0, 5),), pick(rng, NAMES))
+    kind = pick(rng, [core.Array, core.Array, ShiftedArray, SubArray])
+    a = kind(rng.randrange(0, 2**48) * 8, (rng.randrange(0, 5),), pick(rng, NAMES))
+    change_own(rng, a)
+    return a
+
+
+def change_own(rng, a):
+    """One of the attributes the readers take changed (or deleted), or none."""
     r = rng.random()
     if r < 0.2:
         a.ptr = rand_int(rng)
@@ -156,7 +182,15 @@ def rand_own(rng):
         a.shape = rand_shape(rng)
     elif r < 0.5:
         a.dtype = pick(rng, ["float32", "float", "nope", 3, None])
-    return a
+    elif r < 0.6:
+        a.device_type = pick(rng, [1, 2, 3, 13, -1, 2**16, "2", None])
+    elif r < 0.65:
+        try:
+            delattr(a, pick(rng, ["ptr", "shape", "dtype", "device_type"]))
+        except AttributeError:  # a property without a deleter
+            pass
+    elif r < 0.8 and isinstance(getattr(a, "shape", None), list) and a.shape:
+        a.shape[0] = rand_int(rng)  # in place: the list the reader saw
 
 
 def rand_array(rng):
@@ -179,12 +213,41 @@ def rand_stream(rng):
     if r < 0.3:
         return pick(rng, [None, True, False, 0, 5]) if rng.random() < 0.5 else rand_int(rng)
     if r < 0.5:
-        return core.Stream(handle=abs(rand_int(rng)) % 2**64)
+        s = pick(rng, [core.Stream, SubStream])(handle=abs(rand_int(rng)) % 2**64)
+        change_stream(rng, s)
+        return s
     if r < 0.7:
         return StrmProto(pick(rng, [(0, rand_int(rng)), (0,), None, (0, None), (0, "5"),
                                     [0, 3], (0, ctypes.c_void_p(77)), 5]))
     return Strm(pick(rng, ["cuda_stream", "ptr", "handle", "other"]),
                 pick(rng, [rand_int(rng), None, "x", ctypes.c_void_p(9), 1.5]))
+
+
+def change_stream(rng, s):
+    if rng.random() < 0.2:
+        s._handle = rand_int(rng)
+
+
+def change_types(rng):
+    """Class attributes that getattr finds before an object's slot, given and taken away:
+    the compiled readers must notice (the types' version tags change)."""
+    def shadow(base, name, value):  # getattr says value; setattr still sets the slot
+        return property(lambda self: value, getattr(base, name).__set__)
+    for kind, name, value in ((SubArray, "ptr", shadow(core.Array, "ptr", 4096)),
+                              (SubStream, "_handle", shadow(core.Stream, "_handle", 77))):
+        if name in vars(kind):
+            delattr(kind, name)
+        elif rng.random() < 0.3:
+            setattr(kind, name, value)
+
+
+def describe(obj):
+    """An object's attributes for a message (slots included)."""
+    slots = [n for k in type(obj).__mro__ for n in getattr(k, "__slots__", ())
+             if n not in ("__dict__", "__weakref__")]
+    found = {n: getattr(obj, n, "<unset>") for n in slots}
+    found.update(getattr(obj, "__dict__", {}))
+    return "%s %r" % (type(obj).__name__, found) if found else repr(obj)
 
 
 def python_array(obj):
@@ -235,30 +298,42 @@ def main():
             except Exception as e:  # anything but ShmpiInvalid is a finding
                 failed += 1
                 print("FAIL array_info raised %s: %s for %r" % (type(e).__name__, e,
-                                                              getattr(obj, "__dict__", obj)))
+                                                              describe(obj)))
                 py = None
             if isinstance(py, tuple) and not (0 <= py[0] < 2**64 and 0 <= py[1] < 2**63):
                 failed += 1
                 print("FAIL array_info took ptr %d, nbytes %d of %r" % (py[0], py[1],
-                                                                      getattr(obj, "__dict__", obj)))
+                                                                      describe(obj)))
             if fast is not None:
                 got = fast.read_array(obj)
                 answered += got is not None
                 if got is not None and got != py:
                     failed += 1
                     print("FAIL shmpi._fast read %r, the Python path %r, of %r"
-                          % (got, py, getattr(obj, "__dict__", obj)))
+                          % (got, py, describe(obj)))
+            if fast is not None and isinstance(obj, core.Array):
+                change_own(rng, obj)  # read again after a change: nothing is kept
+                change_types(rng)
+                got, py = fast.read_array(obj), python_array(obj)
+                if got is not None and got != py:
+                    failed += 1
+                    print("FAIL shmpi._fast read %r after a change, the Python path %r, of %s"
+                          % (got, py, describe(obj)))
             s = rand_stream(rng)
+            if fast is not None and isinstance(s, core.Stream):
+                fast.read_stream(s)
+                change_stream(rng, s)
+                change_types(rng)
             py_s = python_stream(s)
             if isinstance(py_s, int) and not 0 <= py_s < 2**64:
                 failed += 1
-                print("FAIL stream_handle took %d of %r" % (py_s, getattr(s, "__dict__", s)))
+                print("FAIL stream_handle took %d of %r" % (py_s, describe(s)))
             if fast is not None:
                 got = fast.read_stream(s)
                 if got is not None and got != py_s:
                     failed += 1
                     print("FAIL shmpi._fast stream %r, the Python path %r, of %r"
-                          % (got, py_s, getattr(s, "__dict__", s)))
+                          % (got, py_s, describe(s)))
             if failed > 50:
                 break
         if failed > 50:

@@ -10,8 +10,10 @@
  * function of shmpi.core with the same arguments, before anything was called: so
  * errors and their messages are the Python path's, and only the common case is
  * duplicated here.  Nothing is cached per array or stream object: each call re-reads
- * what the object says (its attributes may change); what is cached is immutable (the
- * library's routines, the dtype tables shmpi.core computed).
+ * what the object says (its attributes may change); what is cached cannot change
+ * unseen: the library's routines, the dtype tables shmpi.core computed, the counts of
+ * the last shape tuples and dtype names read (kept alive), and where a type keeps the
+ * attributes read here in slots (checked against the type's version tag).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -22,6 +24,12 @@
 #define lookup_attr(obj, name, result) PyObject_GetOptionalAttr(obj, name, result)
 #else
 #define lookup_attr(obj, name, result) _PyObject_LookupAttr(obj, name, result)
+#endif
+#ifdef Py_T_OBJECT_EX
+#define OBJECT_MEMBER Py_T_OBJECT_EX
+#else
+#include <structmember.h>
+#define OBJECT_MEMBER T_OBJECT_EX
 #endif
 #if PY_VERSION_HEX < 0x03090000
 #define PyObject_Vectorcall _PyObject_Vectorcall
@@ -83,18 +91,21 @@ static int initialized(void)
     return v == Py_True;
 }
 
-/* The interned str of a parameter name, made once per name (names are static). */
-enum { MAX_NAMES = 32 };
+/* The interned str of a parameter name, made once per name (names are static): found
+ * by the text's address, probing from a slot it picks, as bind() asks for each keyword. */
+enum { MAX_NAMES = 64 };
 static struct { const char *text; PyObject *str; } name_strs[MAX_NAMES];
 
 static PyObject *interned(const char *text)
 {
-    int i = 0;
-    for (; i < MAX_NAMES && name_strs[i].text != NULL; i++)
+    unsigned start = (unsigned)((uintptr_t)text >> 3) % MAX_NAMES, i = start;
+    while (name_strs[i].text != NULL) {
         if (name_strs[i].text == text)
             return name_strs[i].str;
-    if (i == MAX_NAMES)
-        return NULL;
+        i = (i + 1) % MAX_NAMES;
+        if (i == start)
+            return NULL;
+    }
     PyObject *str = PyUnicode_InternFromString(text);
     if (str == NULL) {
         PyErr_Clear();
@@ -209,6 +220,82 @@ static int read_handle_value(PyObject *v, uintptr_t *h)
     return 1;
 }
 
+/* ---- attributes kept in slots ------------------------------------------------------ */
+/* shmpi.core's Array and Stream keep the attributes read here in __slots__: where an
+ * object's type has the generic getattr and each name is an object member (a slot) in its
+ * MRO, getattr returns what the object's slot holds, so it is read there directly.  That
+ * holds while the type keeps its version tag (CPython gives a type a new tag when it or a
+ * base changes), so the slots' offsets are kept per type and tag; nothing of the object
+ * is kept. */
+enum { MAX_SLOTS = 4 };
+struct slots {
+    PyObject *type;  /* a reference; NULL: none yet */
+    unsigned int tag;
+    Py_ssize_t offset[MAX_SLOTS];
+};
+
+static unsigned int version_tag(PyTypeObject *type)
+{
+#ifdef Py_TPFLAGS_VALID_VERSION_TAG
+    if (!PyType_HasFeature(type, Py_TPFLAGS_VALID_VERSION_TAG))
+        return 0;
+#endif
+    return type->tp_version_tag;  /* 0: none */
+}
+
+/* The slots of `names` in `type` from `seen`, the last two types read (an Array and a
+ * Buffer in one call), or found now and kept there; NULL where they are not plain slots. */
+static const struct slots *slots_of(PyTypeObject *type, PyObject *const *names, int n,
+                                    struct slots seen[2])
+{
+    unsigned int tag = version_tag(type);
+    for (int k = 0; k < 2; k++)
+        if ((PyObject *)type == seen[k].type && tag != 0 && tag == seen[k].tag)
+            return &seen[k];
+    if (type->tp_getattro != PyObject_GenericGetAttr)
+        return NULL;
+    Py_ssize_t offset[MAX_SLOTS];
+    for (int i = 0; i < n; i++) {
+        PyObject *descr = _PyType_Lookup(type, names[i]);
+        if (descr == NULL || Py_TYPE(descr) != &PyMemberDescr_Type)
+            return NULL;
+        const PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
+        if (member->type != OBJECT_MEMBER)
+            return NULL;
+        offset[i] = member->offset;
+    }
+    tag = version_tag(type);  /* the lookups give the type a tag where it had none */
+    if (tag == 0)
+        return NULL;
+    Py_XSETREF(seen[1].type, seen[0].type);  /* the older entry makes room */
+    seen[1].tag = seen[0].tag;
+    memcpy(seen[1].offset, seen[0].offset, sizeof seen[0].offset);
+    seen[0].type = Py_NewRef((PyObject *)type);
+    seen[0].tag = tag;
+    memcpy(seen[0].offset, offset, sizeof offset);
+    return &seen[0];
+}
+
+/* obj's attributes `names` (new references): from its slots where slots_of finds them,
+ * else by getattr; 0 (nothing raised) where one is missing. */
+static int read_attrs(PyObject *obj, PyObject *const *names, int n, struct slots seen[2],
+                      PyObject **out)
+{
+    int i = 0;
+    const struct slots *found = slots_of(Py_TYPE(obj), names, n, seen);
+    if (found != NULL)
+        while (i < n && (out[i] = *(PyObject **)((char *)obj + found->offset[i])) != NULL)
+            Py_INCREF(out[i++]);
+    for (; i < n; i++)  /* an empty slot: getattr raises AttributeError */
+        if ((out[i] = PyObject_GetAttr(obj, names[i])) == NULL) {
+            PyErr_Clear();
+            while (i > 0)
+                Py_CLEAR(out[--i]);
+            return 0;
+        }
+    return 1;
+}
+
 /* The CUstream of a stream argument, as _interop.stream_handle reads it. */
 static int read_stream(PyObject *s, uintptr_t *h)
 {
@@ -227,11 +314,12 @@ static int read_stream(PyObject *s, uintptr_t *h)
     }
     if (Py_TYPE(s) == (PyTypeObject *)stream_type) {
         /* shmpi.core.Stream's __cuda_stream__ is (0, self._handle): read it directly */
-        PyObject *v = PyObject_GetAttr(s, s_own_handle);
-        int ok = v != NULL && read_handle_value(v, h);
-        Py_XDECREF(v);
-        if (!ok)
-            PyErr_Clear();
+        static struct slots stream_slots[2];
+        PyObject *v;
+        if (!read_attrs(s, &s_own_handle, 1, stream_slots, &v))
+            return 0;
+        int ok = read_handle_value(v, h);
+        Py_DECREF(v);
         return ok;
     }
     PyObject *proto;
@@ -367,22 +455,44 @@ static int finish(struct arr *a, uintptr_t ptr, long long size, int dtype, int d
     return !__builtin_mul_overflow(size, (long long)lib.itemsize[dtype], &a->nbytes);
 }
 
+/* The element count of a shape.  The last two tuples read are kept with a reference and
+ * their counts: a tuple of ints cannot change, so the same tuple needs no reading. */
+static struct { PyObject *shape; long long size; } shape_seen[2];
+
+static int shape_size(PyObject *shape, long long *size)
+{
+    long long dims[MAX_NDIM];
+    int ndim;
+    for (int i = 0; i < 2; i++)
+        if (shape_seen[i].shape == shape) {
+            *size = shape_seen[i].size;
+            return 1;
+        }
+    if (!read_shape(shape, dims, &ndim, size))
+        return 0;
+    if (PyTuple_CheckExact(shape)) {
+        Py_XSETREF(shape_seen[1].shape, shape_seen[0].shape);
+        shape_seen[1].size = shape_seen[0].size;
+        shape_seen[0].shape = Py_NewRef(shape);
+        shape_seen[0].size = *size;
+    }
+    return 1;
+}
+
 static int read_own_array(PyObject *obj, struct arr *a)
 {
-    PyObject *ptr = PyObject_GetAttr(obj, s_ptr);
-    PyObject *shape = ptr ? PyObject_GetAttr(obj, s_shape) : NULL;
-    PyObject *dtype = shape ? PyObject_GetAttr(obj, s_dtype) : NULL;
-    PyObject *device = dtype ? PyObject_GetAttr(obj, s_device_type) : NULL;
-    long long dims[MAX_NDIM], size, dev;
-    int ndim, t;
+    static struct slots array_slots[2];
+    PyObject *const names[4] = { s_ptr, s_shape, s_dtype, s_device_type };
+    PyObject *v[4];  /* ptr, shape, dtype, device_type */
+    long long size, dev;
+    int t;
     uintptr_t p;
-    int ok = device != NULL && read_handle_value(ptr, &p) && read_shape(shape, dims, &ndim, &size)
-             && dtype_of_name(dtype, &t) && read_index(device, 1 << 16, &dev)
-             && finish(a, p, size, t, (int)dev);
-    Py_XDECREF(device);
-    Py_XDECREF(ptr);
-    Py_XDECREF(shape);
-    Py_XDECREF(dtype);
+    if (!read_attrs(obj, names, 4, array_slots, v))
+        return 0;
+    int ok = read_handle_value(v[0], &p) && shape_size(v[1], &size) && dtype_of_name(v[2], &t)
+             && read_index(v[3], 1 << 16, &dev) && finish(a, p, size, t, (int)dev);
+    for (int i = 0; i < 4; i++)
+        Py_DECREF(v[i]);
     if (!ok)
         PyErr_Clear();
     return ok;

@@ -457,6 +457,11 @@ class Array:
     (cupy.asarray, cupy.from_dlpack), Torch (torch.from_dlpack, torch.as_tensor) and Numba
     (numba.cuda.as_cuda_array) view it without a copy.  It does not own the memory."""
 
+    # slots, so that shmpi._fast reads ptr, shape, dtype and device_type without getattr's
+    # dictionary lookups; __dict__ keeps other attributes settable
+    __slots__ = ("ptr", "shape", "dtype", "itemsize", "size", "nbytes", "ndim", "order",
+                 "device_id", "device_type", "_owner", "__dict__", "__weakref__")
+
     def __init__(self, ptr, shape, dtype="uint8", device_id=0, order="C", owner=None,
                  device_type=kDLCUDA):
         if isinstance(shape, int):

@@ -78,6 +78,10 @@ class Stream:
     and cuda.core take it), .handle and .ptr (ints), sync() as synchronize()'s alias, and
     works as a context manager that closes it."""
 
+    # a slot, so that shmpi._fast reads _handle without getattr's dictionary lookup;
+    # __dict__ keeps other attributes settable
+    __slots__ = ("_handle", "_owned", "__dict__", "__weakref__")
+
     def __init__(self, handle=None, non_blocking=False):
         if handle is None:
             h = ctypes.c_void_p()
