@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""file_circles.py ARROWS DEFS HEADER...: the circles of files (rooms) of src/, for layers.test.
+"""file_circles.py ARROWS DEFS FILE...: the circles of files (rooms) of src/, for layers.test.
 
 A room is folder/X: X.c with X.h, or a header alone.  ARROWS holds "from to why" lines (the
 includes, the calls nm sees between objects); DEFS "function room" lines (the functions the
 objects define, none where nothing is built).  A HEADER's inline bodies and macros add an
 arrow to the room defining a function they call: nm credits such a call to the object that
-includes the header, not to the header.  A circle is a strongly connected set of rooms.
+includes the header, not to the header.  A Python FILE (.py) is a room of its own, with an
+arrow to each module of its package that it imports (at the top or inside a function).
+A circle is a strongly connected set of rooms.
 Prints, where no circle is wider than 2, the widest ("2 base/error base/shmpi"), exit 0;
 else each wider circle ("circle of N files in src/: room...") with the arrows inside it, exit 3.
 """
-import collections, os, re, sys
+import ast, collections, os, re, sys
 
 why = collections.defaultdict(set)  # (from, to) -> the includes and functions behind it
 for line in open(sys.argv[1]):
@@ -17,8 +19,27 @@ for line in open(sys.argv[1]):
     why[a, b].add(w.strip())
 defs = dict(line.split() for line in open(sys.argv[2]))
 not_code = re.compile(r"/\*.*?\*/|//[^\n]*|\"(\\.|[^\"\\\n])*\"|'(\\.|[^'\\\n])*'", re.S)
+def python_imports(path, room):
+    """Arrows of a module to the modules of its own package that it imports."""
+    folder = os.path.dirname(path)
+    package = os.path.basename(folder)
+    for node in ast.walk(ast.parse(open(path).read())):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            names = [node.module] if node.module else [a.name for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name.split(".", 1)[1] for a in node.names if a.name.startswith(package + ".")]
+        else:
+            continue
+        for name in names:
+            if os.path.exists(os.path.join(folder, name.split(".")[0] + ".py")):
+                why[room, package + "/" + name.split(".")[0]].add("import %s (line %d)" % (name, node.lineno))
+
+
 for h in sys.argv[3:]:
     room = os.path.splitext("/".join(h.split("/")[-2:]))[0]
+    if h.endswith(".py"):
+        python_imports(h, room)
+        continue
     text = open(h).read().replace("\\\n", " ")
     text = not_code.sub(" ", text)
     # The code that runs where the header is used: inside braces, and macros.

@@ -5,14 +5,7 @@ device array (shmpi.core.Array), which exports both array protocols."""
 import ctypes
 import math
 
-
-class ShmpiError(Exception):
-    """A routine of the library or of the CUDA driver failed (nvshmem.core's NvshmemError)."""
-
-
-class ShmpiInvalid(ShmpiError, ValueError):
-    """An argument shmpi cannot use: a dtype without routines, an object that is no array
-    or stream, sizes that do not fit (nvshmem.core's NvshmemInvalid)."""
+from ._errors import ShmpiError, ShmpiInvalid  # noqa: F401 (their home for the modules above)
 
 
 # ---- dtypes -------------------------------------------------------------------------------

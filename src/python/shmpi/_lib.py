@@ -16,7 +16,7 @@ import ctypes
 import ctypes.util
 import os
 
-from ._interop import ShmpiError
+from ._errors import ShmpiError
 
 _lib = None
 _path = None

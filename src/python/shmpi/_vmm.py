@@ -11,7 +11,7 @@ The calls need a CUDA context current in the calling thread (shmpi.core.init mak
 device heap's context current)."""
 import ctypes
 
-from .cuda import check, driver
+from ._driver import check, driver
 
 __all__ = ["vmm_alloc", "VmmBuffer"]
 
