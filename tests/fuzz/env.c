@@ -16,6 +16,8 @@
 struct shmpi_global shmpi_g;
 struct shmpi_shape shmpi_shape;
 struct shmpi_device_heap shmpi_device;
+MPI_Op shmpi_amo_direct_mpi_op; /* (amo_word.c's, which amo_ops.c sets) */
+unsigned shmpi_amo_direct_ops;
 static const char *problem_seen;
 
 void shmpi_end_if_any(const char *routine, const char *problem_text)
