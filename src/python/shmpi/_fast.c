@@ -92,7 +92,8 @@ static int initialized(void)
 }
 
 /* The interned str of a parameter name, made once per name (names are static): found
- * by the text's address, probing from a slot it picks, as bind() asks for each keyword. */
+ * by the text's address, probing from a slot it picks, as bind_arguments() asks for each
+ * keyword. */
 enum { MAX_NAMES = 64 };
 static struct { const char *text; PyObject *str; } name_strs[MAX_NAMES];
 
@@ -710,9 +711,7 @@ static int read_small(PyObject *o, int lo, int hi, int *out)
 /* A call on a stream only enqueues (the stream proxy, a C thread, does the rest) and
  * returns in about a microsecond: it keeps the GIL, as a kernel launch does, which saves
  * about 0.3 us a call (benchmarks/RESULTS.md).  A call on host memory may wait for the
- * network: it releases the GIL (Py_BEGIN_ALLOW_THREADS), as ctypes does. */
-#define ENQUEUE_BEGIN {
-#define ENQUEUE_END }
+ * network: it releases the GIL (Py_BEGIN_ALLOW_THREADS in rma()), as ctypes does. */
 #define FASTCALL PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames
 #define UNUSED_SELF (void)self
 #define ENTRY(route) \
@@ -760,9 +759,7 @@ static PyObject *rma(enum route route, enum move_kind kind, PyObject *const *arg
     if (r->fn == NULL)
         return SLOW(route);
     size_t count = (size_t)(nbytes / r->elem);
-    ENQUEUE_BEGIN
     ((rma_fn)r->fn)((void *)d.ptr, (const void *)s.ptr, count, pe, (void *)h);
-    ENQUEUE_END
     Py_RETURN_NONE;
 }
 
@@ -797,10 +794,8 @@ static PyObject *fast_put_signal(FASTCALL)
     if (r->fn == NULL)
         return SLOW(R_PUT_SIGNAL);
     size_t count = (size_t)((d.nbytes < s.nbytes ? d.nbytes : s.nbytes) / r->elem);
-    ENQUEUE_BEGIN
     ((put_signal_fn)r->fn)((void *)d.ptr, (const void *)s.ptr, count, sig, value, op, pe,
                            (void *)h);
-    ENQUEUE_END
     Py_RETURN_NONE;
 }
 
@@ -818,9 +813,7 @@ static PyObject *fast_signal_op(FASTCALL)
         !read_signal(v[0], &sig) || !read_u64(v[1], &value) || !read_pe(v[3], &pe) ||
         !read_stream(v[4], &h))
         return SLOW(R_SIGNAL_OP);
-    ENQUEUE_BEGIN
     lib.signal_op(sig, value, op, pe, (void *)h);
-    ENQUEUE_END
     Py_RETURN_NONE;
 }
 
@@ -837,9 +830,7 @@ static PyObject *fast_signal_wait(FASTCALL)
     if (!bind_arguments(args, nargs, kwnames, names, 4, 3, v) || !read_small(v[2], 0, 3, &cmp) ||
         cmp == 1 || !read_signal(v[0], &sig) || !read_u64(v[1], &value) || !read_stream(v[3], &h))
         return SLOW(R_SIGNAL_WAIT);
-    ENQUEUE_BEGIN
     lib.signal_wait(sig, cmp, value, (void *)h);
-    ENQUEUE_END
     Py_RETURN_NONE;
 }
 
@@ -856,9 +847,7 @@ static PyObject *stream_only(enum route route, void (*fn)(void *), PyObject *con
         PyErr_Clear();
         return SLOW(route);
     }
-    ENQUEUE_BEGIN
     fn((void *)h);
-    ENQUEUE_END
     Py_RETURN_NONE;
 }
 
@@ -891,9 +880,7 @@ static PyObject *team_stream(enum route route, int (*fn)(void *, void *), PyObje
     if (!bind_arguments(args, nargs, kwnames, names, 2, 1, v) || !read_team(v[0], &team) ||
         !read_stream(v[1], &h))
         return SLOW(route);
-    ENQUEUE_BEGIN
     rc = fn(team, (void *)h);
-    ENQUEUE_END
     return rc_result(rc, name);
 }
 
@@ -931,9 +918,7 @@ static PyObject *fast_reduce(FASTCALL)
         !read_team(v[0], &team) || !read_stream(v[4], &h))
         return SLOW(R_REDUCE);
     const struct routine *r = &lib.reduce[d.dtype][op];
-    ENQUEUE_BEGIN
     rc = ((coll_fn)r->fn)(team, (void *)d.ptr, (const void *)s.ptr, (size_t)d.size, (void *)h);
-    ENQUEUE_END
     return rc_result(rc, r->name);
 }
 
@@ -955,10 +940,8 @@ static PyObject *fast_fcollect(FASTCALL)
     if (n < 0 || __builtin_mul_overflow(s.size, (long long)n, &need) || d.size < need ||
         r->fn == NULL || !read_stream(v[3], &h))
         return SLOW(R_FCOLLECT);
-    ENQUEUE_BEGIN
     rc = ((coll_fn)r->fn)(team, (void *)d.ptr, (const void *)s.ptr, (size_t)(s.nbytes / r->elem),
                           (void *)h);
-    ENQUEUE_END
     return rc_result(rc, r->name);
 }
 
