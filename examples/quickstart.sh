@@ -104,5 +104,5 @@ Next:
   oshcc examples/ring.c -o ring && oshrun -n 4 ./ring
   man shmem_put; man shmpi; man -k shmem_atomic
   make -C _build check-quick    # a first check of the tests, under a minute
-  sh tests/run-all.sh           # every test in 3 modes: 25 minutes and more on 2 CPUs
+  sh tests/run-all.sh           # every test in 3 modes: 15 minutes on 2 quiet CPUs
 EOF
