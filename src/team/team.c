@@ -113,30 +113,33 @@ static void same_index_team_init(MPI_Comm self)
 
 void shmpi_teams_init(void)
 {
-    /* Communicators made nonblocking where MPI can (MPI_Comm_dup spins),
-     * both at once. */
+    /* The world's duplicates made nonblocking (MPI_Comm_dup spins), both at
+     * once; nothing else outstanding beside them: Open MPI 4.1 hung in 3
+     * starts of 6 at 4 PEs on 2 pseudo-nodes with the world's idup
+     * outstanding while a blocking split chose its context id, and in 4 of 8
+     * with an idup of MPI_COMM_SELF beside it.  So the split and the dups of
+     * MPI_COMM_SELF (local: nothing to wait for) come first. */
     const struct shmpi_shape *sh = &shmpi_shape;
     MPI_Comm world, shared, same_index = MPI_COMM_NULL;
     MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-    MPI_Comm_idup(shmpi_g.comm, &world, &req[0]);
     /* SHMEM_TEAM_SHARED: the PEs whose heaps this PE maps (shmem_ptr works
      * for all of them), its (pseudo-)node; just this PE when the
      * shared-memory path is off. */
+    bool shared_is_world = false;
     if (!shmpi_job_shares_memory())
-        MPI_Comm_idup(MPI_COMM_SELF, &shared, &req[1]);
-    else if (sh->node_size == shmpi_g.n_pes)
-        MPI_Comm_idup(shmpi_g.comm, &shared, &req[1]);
-    else {
+        MPI_Comm_dup(MPI_COMM_SELF, &shared);
+    else if (sh->node_size != shmpi_g.n_pes)
         MPI_Comm_split(shmpi_g.comm, sh->node_pe[0], sh->node_rank, &shared);
-        req[1] = MPI_REQUEST_NULL;
-    }
-    for (int r = 0; r < 2; r++)
-        shmpi_wait_request(&req[r]);
-    /* SHMEMX_TEAM_SAME_MYPE_NODE on one machine: this PE alone.  Made after the
-     * others: Open MPI 4.1 hung in 4 starts of 8 at 4 PEs with this idup of
-     * MPI_COMM_SELF outstanding beside the world's. */
+    else
+        shared_is_world = true;
+    /* SHMEMX_TEAM_SAME_MYPE_NODE on one machine: this PE alone. */
     if (sh->same_index_size == 1 && shmpi_g.n_pes > 1)
         MPI_Comm_dup(MPI_COMM_SELF, &same_index);
+    MPI_Comm_idup(shmpi_g.comm, &world, &req[0]);
+    if (shared_is_world)
+        MPI_Comm_idup(shmpi_g.comm, &shared, &req[1]);
+    for (int r = 0; r < 2; r++)
+        shmpi_wait_request(&req[r]);
     team_from_comm(&shmpi_g.team_world, world, NULL, 0);
     team_from_comm(&shmpi_g.team_shared, shared, shmpi_comm_world_pes(shared), 0);
     /* SHMEMX_TEAM_NODE: the machine's PEs.  On one machine that is the world
