@@ -42,7 +42,7 @@ refuse() {
 
 # The wrappers.
 # (the MPI's C wrapper: mpicc, or Intel MPI's mpigcc)
-expect "oshcc -show" "^/[^ ]*/mpi[a-z]*cc[^ ]* -I[^ ]*/include prog.c -o prog .*-lshmpi$" "$bin/oshcc" -show prog.c -o prog
+expect "oshcc -show" "^/[^ ]*/mpi[a-z]*cc[^ ]* -I[^ ]*/include -L[^ ]*/lib( -L[^ ]*)* prog.c -o prog .*-lshmpi$" "$bin/oshcc" -show prog.c -o prog
 expect "oshcc -showme" "^/[^ ]*/mpi[a-z]*cc[^ ]* .*-lshmpi$" "$bin/oshcc" prog.c -showme
 refuse "oshcc -show -c (no library)" "-lshmpi" "$bin/oshcc" -show -c prog.c
 expect "oshcc -showme:compile" "^-I[^ ]*/include( |$)" "$bin/oshcc" -showme:compile
@@ -54,6 +54,19 @@ status "oshrun without a program: its usage, status 2" 2 "^Usage: oshrun .*-n N 
 status "oshrun -n 2 without a program: its usage, status 2" 2 "oshrun: no program to run" "$bin/oshrun" -n 2
 expect "oshrun without -n: a note" "^oshrun: no -n N given: " "$bin/oshrun" true
 expect "oshcc --version" "^oshcc \(shmpi\) $version$" "$bin/oshcc" --version
+# A program linked with a -L of the system's library directory first (Debian's
+# Python links every extension so) loads the libmpi that libshmpi loads, not
+# the system MPI's libmpi.so found there.
+libmpi_of() { ldd "$1" 2>/dev/null | awk '$1 ~ /^libmpi/ { print $1, $3 }' | sort -u; }
+sysdir=/usr/lib/$(gcc -print-multiarch 2>/dev/null)
+printf '#include <mpi.h>\nint main(void) { int on; MPI_Initialized(&on); return on; }\n' > "$work/uses_mpi.c"
+if "$bin/oshcc" -L"$sysdir" "$work/uses_mpi.c" -o "$work/uses_mpi" > "$work/out" 2>&1; then
+    want=$(libmpi_of "$prefix/lib/libshmpi.so") got=$(libmpi_of "$work/uses_mpi")
+    if [ -n "$want" ] && [ "$got" = "$want" ]; then ok "oshcc -L$sysdir: the program loads $(echo $want)"
+    else fail "oshcc -L$sysdir: the program loads '$(echo $got)', libshmpi '$(echo $want)'"; fi
+else
+    fail "oshcc -L$sysdir uses_mpi.c failed:"; head -20 "$work/out"
+fi
 
 # The info tool: its version, keys, paths and the whole environment table.
 expect "shmpi_info --version" "^shmpi_info \(shmpi\) $version$" "$bin/shmpi_info" --version

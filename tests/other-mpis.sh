@@ -8,9 +8,11 @@
 # are downloaded); shmpi configured with that MPI's mpicc into _build-NAME,
 # built and installed into _install-NAME; then tests/run-all.sh on
 # _build-NAME in the modes of -m, with the settings that MPI needs on a
-# shared machine (mpi_env below).  -n builds and installs only.  Ends with
-# one line per MPI, "NAME: N passed, M failed" (or why it did not run);
-# exit status 0 only if every one passed.
+# shared machine (mpi_env below), then tests/check-install.sh on the
+# install and tests/run-shmem4py.sh (shmem4py built with its oshcc).  -n
+# builds and installs only.  Ends with one line per MPI, "NAME: N passed,
+# M failed; suite passed; install passed; shmem4py passed" (or why it did
+# not run); exit status 0 only if every one passed.
 #   . tests/other-mpis.sh --env NAME   sets that MPI's settings in the
 # calling shell (for running single tests by hand).
 # (Sourced with --env, $0 is the shell: the caller is at the top of the tree.)
@@ -133,7 +135,23 @@ $name: pip install $(packages_of "$name") failed"
         build "$name" || exit 3
         "_install-$name/bin/shmpi_info" | sed -n 's/^MPI: *//p'
         [ -z "$build_only" ] || exit 0
-        sh tests/run-all.sh -b "_build-$name" -m "$modes"
+        # The suite, then what a site and a Python user get from the
+        # install: its files and wrappers, and shmem4py built with its oshcc.
+        failed=0 verdict=
+        step() { # step WHAT COMMAND...: runs it, its output kept in _build-NAME/WHAT.out
+            what=$1; shift
+            "$@" >"_build-$name/$what.out" 2>&1
+            rc=$?
+            cat "_build-$name/$what.out"
+            [ $rc -eq 0 ] && result=passed || { result="FAILED (exit $rc)"; failed=1; }
+            verdict="$verdict${verdict:+; }$what $result"
+        }
+        step suite sh tests/run-all.sh -b "_build-$name" -m "$modes"
+        step install sh tests/check-install.sh "_install-$name"
+        PATH=$venv/bin:$PATH
+        step shmem4py sh tests/run-shmem4py.sh "_install-$name"
+        echo "$(tail -1 "_build-$name/suite.out"); $verdict"
+        exit $failed
     ) >"_build-$name.log" 2>&1
     rc=$?
     cat "_build-$name.log"
