@@ -161,6 +161,10 @@ for wait_in in barrier sum_reduce; do
 done
 # Others in sum_reduce, in the suite's other modes and across emulated nodes (as root).
 wheres="SHMPI_MPI_ONLY=1 SHMPI_PSEUDO_NODE_SIZE=2"
+# (launch-nodes.sh with the install's own launcher: it runs Hydra only, and
+# another MPI's Hydra on PATH cannot start this MPI's program)
+MPIEXEC=${MPIEXEC:-$("$prefix/bin/shmpi_info" --parsable 2>/dev/null | sed -n 's/^mpi:exec://p')}
+export MPIEXEC
 if sh "$top/tests/launch-nodes.sh" --check >/dev/null 2>&1; then
     wheres="$wheres nodes"
 else
