@@ -6,6 +6,11 @@
 #   env          every variable of src/runtime/env.c's table, parsed
 #   status_page  status pages read and put in words (src/wait/status_text.c)
 #   status_args  shmpi_status's command line (tools/shmpi_status.c)
+#   python_arrays  the Python package's array and stream readers
+#                (tests/fuzz/python_arrays.py), with FUZZ_PYTHON (a python3 with
+#                numpy; make fuzz finds one) and PYTHONPATH naming the build's package
+# Targets run FUZZ_JOBS at a time (default: one per CPU): each fuzzer is one
+# process, so on 2 CPUs two run side by side for their full SECONDS each.
 # Prints one line per target with its executions; exit status 1 if a target
 # found a crash (the input is kept in the printed folder), 77 without clang
 # or its fuzzer runtime (Debian: apt-get install clang libclang-rt-14-dev).
@@ -13,7 +18,7 @@
 cd "$(dirname "$0")/../.." || exit 99
 seconds=${1:-30}
 [ $# -gt 0 ] && shift
-targets=${*:-env status_page status_args}
+targets=${*:-env status_page status_args${FUZZ_PYTHON:+ python_arrays}}
 cc=${FUZZ_CC:-clang}
 if ! command -v "$cc" >/dev/null 2>&1; then
     echo "fuzz: skipped: no $cc (Debian: apt-get install clang libclang-rt-14-dev)"; exit 77
@@ -34,16 +39,27 @@ mpi_include=$(echo "$mpi_show" | tr ' ' '\n' | grep '^-I' | tr '\n' ' ')
 mpi_libs=$(echo "$mpi_show" | tr ' ' '\n' | grep -E '^-(L|l)' | tr '\n' ' ')
 dirs=
 for d in base shape wait device team ops coll runtime; do dirs="$dirs -Isrc/$d"; done
-status=0
-for t in $targets; do
+# fuzz_target T: builds and runs one target; its lines go to $work/T.out, and
+# $work/T.failed marks a crash or a failed build.
+fuzz_target() {
+    t=$1
     case $t in
     env) sources="src/base/parse.c src/ops/amo_ops.c" extra="$dirs -Iinclude $mpi_include" libs=$mpi_libs ;;
     status_page | status_args) sources=src/wait/status_text.c extra=-Isrc/wait libs= ;;
-    *) echo "fuzz: no target $t"; status=1; continue ;;
+    python_arrays)
+        if [ -z "${FUZZ_PYTHON:-}" ]; then
+            echo "fuzz: python_arrays: no python3 with numpy (FUZZ_PYTHON)"; return 1
+        fi
+        "$FUZZ_PYTHON" tests/fuzz/python_arrays.py -t "$seconds" > "$work/$t.log" 2>&1
+        result=$?
+        tail -3 "$work/$t.log"
+        [ $result -eq 0 ] && rm -f "$work/$t.log"
+        return $result ;;
+    *) echo "fuzz: no target $t"; return 1 ;;
     esac
     # shellcheck disable=SC2086
     if ! $cc $flags $extra -o "$work/$t" "tests/fuzz/$t.c" $sources $libs 2> "$work/$t.build"; then
-        echo "fuzz: $t: build failed:"; cat "$work/$t.build"; status=1; continue
+        echo "fuzz: $t: build failed:"; cat "$work/$t.build"; return 1
     fi
     mkdir -p "$work/corpus-$t" "$work/crash-$t"
     "$work/$t" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 -rss_limit_mb=2048 \
@@ -54,11 +70,35 @@ for t in $targets; do
     if [ $result -ne 0 ] || [ -n "$(ls "$work/crash-$t")" ]; then
         echo "fuzz: $t: CRASH after ${runs:-?} executions; input and log kept in $work:"
         grep -E 'ERROR|runtime error|Assertion|SUMMARY' "$work/$t.log" | head -5
-        status=1
-    else
-        echo "fuzz: $t: ${runs:-?} executions in $seconds s, no crash"
-        rm -rf "${work:?}/$t" "$work/corpus-$t" "$work/crash-$t" "$work/$t.log" "$work/$t.build"
+        return 1
     fi
+    echo "fuzz: $t: ${runs:-?} executions in $seconds s, no crash"
+    rm -rf "${work:?}/$t" "$work/corpus-$t" "$work/crash-$t" "$work/$t.log" "$work/$t.build"
+}
+# The targets dealt round-robin to FUZZ_JOBS lanes; each lane runs its targets in turn.
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
+lane=0
+while [ $lane -lt "$jobs" ]; do
+    i=0
+    lane_targets=
+    for t in $targets; do
+        [ $((i % jobs)) -eq $lane ] && lane_targets="$lane_targets $t"
+        i=$((i + 1))
+    done
+    [ -n "$lane_targets" ] && (
+        for t in $lane_targets; do
+            fuzz_target "$t" > "$work/$t.out" 2>&1 || : > "$work/$t.failed"
+        done
+    ) &
+    lane=$((lane + 1))
+done
+wait
+status=0
+for t in $targets; do
+    cat "$work/$t.out"
+    [ -e "$work/$t.failed" ] && status=1
+    rm -f "$work/$t.out"
 done
 [ $status -eq 0 ] && rm -rf "$work"
 exit $status
