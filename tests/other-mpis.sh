@@ -7,7 +7,8 @@
 # by `pip install` (pip's cache helps where it has them; without it they
 # are downloaded); shmpi configured with that MPI's mpicc into _build-NAME,
 # built and installed into _install-NAME; then tests/run-all.sh on
-# _build-NAME in the modes of -m, with the settings that MPI needs on a
+# _build-NAME in the modes of -m (-o: the tests that do not depend on the MPI
+# are the main build's, Makefile.am's MPI_FREE_TESTS), with the settings that MPI needs on a
 # shared machine (mpi_env below), then tests/check-install.sh on the
 # install and tests/run-shmem4py.sh (shmem4py built with its oshcc).  -n
 # builds and installs only.  Ends with one line per MPI, "NAME: N passed,
@@ -146,7 +147,7 @@ $name: pip install $(packages_of "$name") failed"
             [ $rc -eq 0 ] && result=passed || { result="FAILED (exit $rc)"; failed=1; }
             verdict="$verdict${verdict:+; }$what $result"
         }
-        step suite sh tests/run-all.sh -b "_build-$name" -m "$modes"
+        step suite sh tests/run-all.sh -o -b "_build-$name" -m "$modes"
         step install sh tests/check-install.sh "_install-$name"
         PATH=$venv/bin:$PATH
         step shmem4py sh tests/run-shmem4py.sh "_install-$name"

@@ -6,15 +6,19 @@
 # line "N passed, N failed"; exit status 0 only if everything passed.
 # Options: -b DIR runs the suite of another (configured and built) build
 # directory, e.g. one against Open MPI (.ci/run); -m "MODE..." runs only
-# those modes (default, mpi-only, pseudo-nodes).
+# those modes (default, mpi-only, pseudo-nodes); -o leaves out the tests that do
+# not depend on the MPI (MPI_FREE_TESTS in Makefile.am), for a second MPI's build
+# whose first build's suite ran them.
 cd "$(dirname "$0")/.."
 build=_build
 modes="default mpi-only pseudo-nodes"
-while getopts b:m: opt; do
+first_target=check
+while getopts b:m:o opt; do
     case $opt in
     b) build=$OPTARG ;;
     m) modes=$OPTARG ;;
-    *) echo "usage: $0 [-b BUILD_DIR] [-m \"default mpi-only pseudo-nodes\"]" >&2; exit 2 ;;
+    o) first_target=check-mpi-dependent ;;
+    *) echo "usage: $0 [-b BUILD_DIR] [-m \"default mpi-only pseudo-nodes\"] [-o]" >&2; exit 2 ;;
     esac
 done
 if [ ! -f "$build/Makefile" ]; then
@@ -33,7 +37,7 @@ for mode in $modes; do
     echo "== test suite, mode: $mode $*"
     log=$build/check-$mode.log
     # The tests whose result does not depend on the mode run in the first mode only.
-    target=check
+    target=$first_target
     [ -n "$logs" ] && target=check-mode-dependent
     logs="$logs $log"
     rm -f "$log" # made anew: its birth is the mode's start (tests/test-times.sh -s)
