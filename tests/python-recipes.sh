@@ -3,8 +3,9 @@
 # sh blocks of docs/python.md's "## The install, line by line", in order, with HOME a
 # folder whose shmpi is PREFIX and README's `export PATH=$HOME/shmpi/bin:$PATH`), each
 # followed by the suites of what it installed:
-#   1. shmem4py 1.0.0 built against shmpi; then shmem4py's own tests (from its PyPI
-#      sdist, through tests/run-shmem4py.sh) on 1, 2 and 4 PEs;
+#   1. shmem4py 1.0.0 built against shmpi; then shmem4py's own tests and demos (from
+#      its PyPI sdist, through tests/run-shmem4py.sh) on 1, 2 and 4 PEs, and one PE's
+#      uncaught exception ending the job;
 #   2. shmpi's own package (src/python, pip install); then its checks
 #      (tests/python/run_gpu_python.py on the fake CUDA driver without MPI and at 2 and 4
 #      PEs, tests/python/host_only.py with no driver) on the installed package, not the
@@ -21,7 +22,8 @@
 #         driver (default _build; make check builds tests/.libs/fake_cuda.so)
 # Needs PyPI, Debian's python3-venv python3-dev python3-numpy python3-cffi
 # python3-setuptools python3-wheel (docs/python.md says why).  pip's cache is the fresh
-# HOME's, so every run downloads and builds everything.  Each step has a timeout
+# HOME's, so every run downloads and builds everything (a shmem4py wheel cached by an
+# earlier run would link that run's libshmpi).  Each step has a timeout
 # (SHMPI_RECIPE_TIMEOUT, 600 s).  Prints "N passed, M failed" and the time taken.
 set -u
 cd "$(dirname "$0")/.."
@@ -44,7 +46,8 @@ awk -v dir="$work" '/^## The install, line by line$/ { sect = 1; next } /^#/ { s
     body { print > (dir "/recipe" n ".sh") }' "$top/docs/python.md"
 HOME=$work/home
 PATH=$HOME/shmpi/bin:$PATH
-export HOME PATH
+PIP_CACHE_DIR=$HOME/.cache/pip # (the fresh HOME's, whatever the caller's environment says)
+export HOME PATH PIP_CACHE_DIR
 venv=$HOME/shmpi-venv
 python=$venv/bin/python
 passed=0 failed=0
@@ -78,11 +81,12 @@ recipe() {
 }
 step "Python recipe 1 (shmem4py from PyPI)" sh "$(recipe 1)"
 s4p=$("$python" -c 'import shmem4py; print(shmem4py.__version__)' 2>/dev/null)
-step "shmem4py $s4p's tests from its sdist on 1, 2, 4 PEs" sh -c '
+step "shmem4py $s4p's tests and demos from its sdist on 1, 2, 4 PEs" sh -c '
     "$1" -m pip download --no-deps --no-binary :all: --no-build-isolation -d "$2/dist" \
         "shmem4py==$3" >/dev/null &&
-    SHMEM4PY_PYTHON=$1 SHMEM4PY_SUITE_ONLY=1 sh tests/run-shmem4py.sh "$4" "$2/dist/shmem4py-$3.tar.gz"' \
+    SHMEM4PY_PYTHON=$1 sh tests/run-shmem4py.sh "$4" "$2/dist/shmem4py-$3.tar.gz"' \
     - "$python" "$work" "$s4p" "$prefix"
+grep -h -E '^shmem4py (tests|demos) on' "$work/step.log"
 step "Python recipe 2 (shmpi's package)" sh "$(recipe 2)"
 # The package's checks on what pip installed (SHMPI_PY_INSTALLED=1), the library found
 # as the package finds it (no SHMPI_LIBRARY), compiled path where Python.h is there.
