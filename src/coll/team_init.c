@@ -254,9 +254,7 @@ static void gather_joins(const char *routine, uint64_t id, int npes, int tag, in
     const struct shmpi_waiter waiting = {.waits_in = SHMPI_WAITS_FOR_MPI, .routine = routine};
     for (int got = 1; got < npes; got++) {
         struct join j;
-        MPI_Request req;
-        MPI_Irecv(&j, (int)sizeof j, MPI_BYTE, MPI_ANY_SOURCE, tag, shmpi_g.comm, &req);
-        shmpi_wait_request_needing(&req, &waiting);
+        shmpi_wait_recv_from_any(&j, (int)sizeof j, MPI_BYTE, tag, shmpi_g.comm, &waiting);
         if (j.id != id)
             shmpi_abort(routine, "uniqueid %#llx from PE %d, expected %#llx: two calls at once "
                         "on this PE whose ids share a tag; call them one after the other",
@@ -284,9 +282,7 @@ static void spread_list(const char *routine, uint64_t id, int npes, int member, 
 {
     const struct shmpi_waiter waiting = {.waits_in = SHMPI_WAITS_FOR_MPI, .routine = routine};
     if (member > 0) {
-        MPI_Request req;
-        MPI_Irecv(list, npes + 2, MPI_INT, MPI_ANY_SOURCE, tag, shmpi_g.comm, &req);
-        shmpi_wait_request_needing(&req, &waiting);
+        shmpi_wait_recv_from_any(list, npes + 2, MPI_INT, tag, shmpi_g.comm, &waiting);
         uint64_t got = (uint64_t)(uint32_t)list[0] << 32 | (uint32_t)list[1];
         if (got != id)
             shmpi_abort(routine, "the members' list of uniqueid %#llx came for %#llx: two "

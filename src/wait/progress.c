@@ -202,10 +202,21 @@ void shmpi_backoff(struct shmpi_waiter *w)
     shmpi_backoff_test(w, NULL, NULL);
 }
 
+/* A receive from any PE that wait_request posts once a probe matched its
+ * message (shmpi_wait_recv_from_any). */
+struct probed_recv {
+    void *buf;
+    int count, tag;
+    MPI_Datatype type;
+    MPI_Comm comm;
+};
+
 /* MPI_Test until done: spinning for up to spin_ns, then a waiting loop
- * (`steady`: the request moves data through this PE, poll it longer). */
+ * (`steady`: the request moves data through this PE, poll it longer).
+ * With `probed`, *req is posted by the loop: the receive of the message its
+ * probe matched. */
 static void wait_request(MPI_Request *req, uint64_t spin_ns, bool steady,
-                         const struct shmpi_waiter *needing)
+                         const struct shmpi_waiter *needing, const struct probed_recv *probed)
 {
     int done = 0;
     if (spin_ns) {
@@ -232,6 +243,18 @@ static void wait_request(MPI_Request *req, uint64_t spin_ns, bool steady,
         waiter.addr = needing->addr;
     }
     for (;;) {
+        if (probed) {
+            MPI_Message message;
+            int matched;
+            MPI_Improbe(MPI_ANY_SOURCE, probed->tag, probed->comm, &matched, &message,
+                        MPI_STATUS_IGNORE);
+            if (!matched) {
+                shmpi_backoff(&waiter);
+                continue;
+            }
+            MPI_Imrecv(probed->buf, probed->count, probed->type, &message, req);
+            probed = NULL;
+        }
         /* The request is tested in the turn's one entry into MPI, with the
          * AMO messages where there are any. */
         shmpi_backoff_test(&waiter, req, &done);
@@ -242,7 +265,7 @@ static void wait_request(MPI_Request *req, uint64_t spin_ns, bool steady,
 
 void shmpi_wait_request(MPI_Request *req)
 {
-    wait_request(req, 0, true, NULL);
+    wait_request(req, 0, true, NULL, NULL);
 }
 
 MPI_Comm shmpi_comm_dup(MPI_Comm comm)
@@ -256,13 +279,28 @@ MPI_Comm shmpi_comm_dup(MPI_Comm comm)
 
 void shmpi_wait_request_needing(MPI_Request *req, const struct shmpi_waiter *w)
 {
-    wait_request(req, 0, true, w);
+    wait_request(req, 0, true, w, NULL);
+}
+
+void shmpi_wait_recv_from_any(void *buf, int count, MPI_Datatype type, int tag, MPI_Comm comm,
+                              const struct shmpi_waiter *w)
+{
+    MPI_Request req = MPI_REQUEST_NULL;
+    /* Where a receive from any PE misses a message that arrived before it
+     * (MPICH 5's ucx netmod: mpi_rma.h), MPI_Improbe finds it. */
+    if (shmpi_mpi_any_source_misses_arrived()) {
+        const struct probed_recv probed = {buf, count, tag, type, comm};
+        wait_request(&req, 0, true, w, &probed);
+        return;
+    }
+    MPI_Irecv(buf, count, type, MPI_ANY_SOURCE, tag, comm, &req);
+    wait_request(&req, 0, true, w, NULL);
 }
 
 void shmpi_wait_barrier(MPI_Request *req, uint64_t spin_ns, const struct shmpi_waiter *w)
 {
     /* Only small messages pass through this PE: it may sleep as any wait. */
-    wait_request(req, spin_ns, false, w);
+    wait_request(req, spin_ns, false, w, NULL);
 }
 
 /* ---- the progress thread ---------------------------------------------------------------

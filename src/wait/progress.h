@@ -64,6 +64,10 @@ void shmpi_depart_finalize(void);
 const char *shmpi_depart_finalize_routine(void);
 /* Waits for an MPI request like shmpi_wait_request, checking `w`'s needs. */
 void shmpi_wait_request_needing(MPI_Request *req, const struct shmpi_waiter *w);
+/* Receives a message of `tag` on comm from any PE, waiting as
+ * shmpi_wait_request_needing does. */
+void shmpi_wait_recv_from_any(void *buf, int count, MPI_Datatype type, int tag, MPI_Comm comm,
+                              const struct shmpi_waiter *w);
 /* Sets shmpi_g.poll_ns (init, after the job's shape is known). */
 void shmpi_progress_init(void);
 /* Waits for an MPI request the same way (progress + yield). */

@@ -16,6 +16,7 @@
  */
 #include "shmpi.h"
 #include "serve.h"
+#include "mpi_rma.h"
 
 #include <string.h>
 
@@ -34,10 +35,17 @@ struct channel {
 static struct channel channels[SHMPI_SERVE_CHANNELS];
 static atomic_int running; /* channels started and not stopped */
 static atomic_flag serving = ATOMIC_FLAG_INIT;
+/* Where an MPI_ANY_SOURCE receive misses the messages that arrived before
+ * it was posted (shmpi_mpi_any_source_misses_arrived: MPICH 5.0's ucx
+ * netmod), the channels post none: each test probes every channel
+ * (MPI_Improbe, which finds them) and receives what it matched, in the
+ * order each origin sent.  One MPI call a channel more per turn. */
+static bool probing;
 
 static void post_incoming(struct channel *c)
 {
-    MPI_Irecv(c->message, c->bytes, MPI_BYTE, MPI_ANY_SOURCE, 0, c->comm, &c->incoming);
+    if (!probing)
+        MPI_Irecv(c->message, c->bytes, MPI_BYTE, MPI_ANY_SOURCE, 0, c->comm, &c->incoming);
 }
 
 int shmpi_serve_start(MPI_Comm comm, int bytes, void (*handle)(const void *message, int origin))
@@ -50,6 +58,11 @@ int shmpi_serve_start(MPI_Comm comm, int bytes, void (*handle)(const void *messa
     /* Taken under `serving`: a wait of another thread may test the channels. */
     while (atomic_flag_test_and_set_explicit(&serving, memory_order_acquire))
         ;
+    if (atomic_load_explicit(&running, memory_order_relaxed) == 0) {
+        probing = shmpi_mpi_any_source_misses_arrived();
+        if (probing && shmpi_g.env.debug && shmpi_g.my_pe == 0)
+            shmpi_warn("shmem_init", "MPICH 5 ucx: any-source receives probe");
+    }
     struct channel *c = &channels[k];
     c->bytes = bytes;
     c->handle = handle;
@@ -68,8 +81,10 @@ void shmpi_serve_stop(int k)
     struct channel *c = &channels[k];
     while (atomic_flag_test_and_set_explicit(&serving, memory_order_acquire))
         ;
-    MPI_Cancel(&c->incoming);
-    MPI_Wait(&c->incoming, MPI_STATUS_IGNORE);
+    if (!probing) {
+        MPI_Cancel(&c->incoming);
+        MPI_Wait(&c->incoming, MPI_STATUS_IGNORE);
+    }
     MPI_Comm_free(&c->comm);
     c->started = false;
     atomic_fetch_sub_explicit(&running, 1, memory_order_relaxed);
@@ -90,6 +105,30 @@ static void scatter_incoming(const MPI_Request *incoming)
             channels[k].incoming = incoming[k];
 }
 
+/* The probing form of shmpi_serve_test (`serving` held): the wait's request
+ * is tested, then each channel's messages that arrived are received and
+ * handled. */
+static bool probe_channels(MPI_Request *req, int *done)
+{
+    if (req)
+        MPI_Test(req, done, MPI_STATUS_IGNORE);
+    bool served = false;
+    for (int k = 0; k < SHMPI_SERVE_CHANNELS; k++) {
+        struct channel *c = &channels[k];
+        for (int arrived = c->started; arrived;) {
+            MPI_Message message;
+            MPI_Status status;
+            MPI_Improbe(MPI_ANY_SOURCE, 0, c->comm, &arrived, &message, &status);
+            if (!arrived)
+                break;
+            MPI_Mrecv(c->message, c->bytes, MPI_BYTE, &message, &status);
+            c->handle(c->message, status.MPI_SOURCE);
+            served = true;
+        }
+    }
+    return served;
+}
+
 bool shmpi_serve_active(void)
 {
     return atomic_load_explicit(&running, memory_order_relaxed) > 0;
@@ -106,6 +145,11 @@ bool shmpi_serve_test(MPI_Request *req, int *done)
             MPI_Test(req, done, MPI_STATUS_IGNORE);
         shmpi_progress_probe();
         return false;
+    }
+    if (probing) {
+        bool served = probe_channels(req, done);
+        atomic_flag_clear_explicit(&serving, memory_order_release);
+        return served;
     }
     /* One call for the wait's request and every channel: the wait's turn
      * costs what MPI_Test costs.  (MPI_Testany skips null requests, and
