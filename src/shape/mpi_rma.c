@@ -43,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 MPI_Win shmpi_rma_win = MPI_WIN_NULL;
 MPI_Aint *shmpi_rma_base[SHMPI_NSEGS];
@@ -76,48 +77,36 @@ bool shmpi_rma_bitwise_fetch_op_lost(void)
     return bitwise_fetch_op_lost;
 }
 
-/* The value of MPI_T's string control variable `name` into text (empty when
- * the library has no such variable). */
-static void string_cvar(const char *name, char *text, int len)
-{
-    text[0] = '\0';
-    int provided, index, count;
-    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
-        return;
-    MPI_T_cvar_handle handle;
-    if (MPI_T_cvar_get_index(name, &index) == MPI_SUCCESS &&
-        MPI_T_cvar_handle_alloc(index, NULL, &handle, &count) == MPI_SUCCESS) {
-        if (count < len)
-            MPI_T_cvar_read(handle, text);
-        MPI_T_cvar_handle_free(&handle);
-    }
-    MPI_T_finalize();
-}
-
 bool shmpi_mpi_any_source_misses_arrived(void)
 {
     /* MPICH 5.0.2's ucx netmod never completes an MPI_ANY_SOURCE receive
      * whose message arrived before it was posted, while specific-source
      * receives and MPI_Improbe(MPI_ANY_SOURCE) find it; MPICH 4.0 and the
      * ofi netmod complete it (tests/mpi-bugs/anysource_unexpected.c,
-     * docs/mpi-implementations.md).  The netmod in use: MPIR_CVAR_CH4_NETMOD,
-     * unset the first of the build's ("MPICH Device:  ch4:ucx ofi"). */
+     * docs/mpi-implementations.md).  The netmod in use is the one the
+     * environment names under any of MPICH's three spellings of
+     * MPIR_CVAR_CH4_NETMOD (case aside), else the first of the build's
+     * ("MPICH Device:  ch4:ucx ofi").  (MPI_T reads that variable as ""
+     * on 5.0.2 whatever the environment says.) */
     static atomic_int misses = -1; /* (the same answer from every thread) */
     if (misses >= 0)
         return misses;
-    char version[MPI_MAX_LIBRARY_VERSION_STRING], netmod[64];
+    char version[MPI_MAX_LIBRARY_VERSION_STRING], netmod[64] = "";
     int n, major;
     MPI_Get_library_version(version, &n);
     const char *device = strstr(version, "MPICH Device:");
     if (sscanf(version, "MPICH Version: %d", &major) != 1 || major < 5 || !device)
         return misses = 0;
-    string_cvar("MPIR_CVAR_CH4_NETMOD", netmod, (int)sizeof netmod);
-    if (!netmod[0]) {
-        const char *first = strstr(device, "ch4:");
-        if (first && sscanf(first + 4, "%63[a-z]", netmod) != 1)
-            netmod[0] = '\0';
+    const char *names[] = {"MPIR_CVAR_CH4_NETMOD", "MPIR_PARAM_CH4_NETMOD", "MPICH_CH4_NETMOD"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !netmod[0]; i++) {
+        const char *set = getenv(names[i]);
+        if (set)
+            snprintf(netmod, sizeof netmod, "%s", set);
     }
-    return misses = strcmp(netmod, "ucx") == 0;
+    const char *first = strstr(device, "ch4:");
+    if (!netmod[0] && first && sscanf(first + 4, "%63[a-z]", netmod) != 1)
+        netmod[0] = '\0';
+    return misses = strcasecmp(netmod, "ucx") == 0;
 }
 
 void shmpi_mpi_library(char *text, size_t len)

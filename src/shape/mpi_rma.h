@@ -37,8 +37,8 @@ bool shmpi_mpi_needs_target_progress(void);
 bool shmpi_rma_bitwise_fetch_op_lost(void);
 /* Whether an MPI_ANY_SOURCE receive posted after its message arrived may
  * never complete (MPICH 5.0's ucx netmod): then receives from any PE probe
- * (MPI_Improbe) before they receive.  From the library version and MPI_T,
- * the same on every PE. */
+ * (MPI_Improbe) before they receive.  From the library version and the
+ * environment (MPICH's netmod choice). */
 bool shmpi_mpi_any_source_misses_arrived(void);
 /* Whether any MPI RMA can happen (there is a window). */
 static inline bool shmpi_rma_active(void)
