@@ -115,9 +115,12 @@ static bool probe_channels(MPI_Request *req, int *done)
     bool served = false;
     for (int k = 0; k < SHMPI_SERVE_CHANNELS; k++) {
         struct channel *c = &channels[k];
-        for (int arrived = c->started; arrived;) {
+        if (!c->started)
+            continue;
+        for (;;) {
             MPI_Message message;
             MPI_Status status;
+            int arrived;
             MPI_Improbe(MPI_ANY_SOURCE, 0, c->comm, &arrived, &message, &status);
             if (!arrived)
                 break;
