@@ -9,6 +9,7 @@
  */
 #include "bench_stats.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -58,6 +59,38 @@ double bench_coll(int (*fn)(void *, void *, const void *, size_t, void *), void 
                   const void *src, size_t count, void *stream, long iters)
 {
     TIMED(fn(team, dst, src, count, stream));
+}
+
+/* The stream held while a batch is timed, as nvbench holds it with a blocking kernel: a
+ * host function at its head waits until bench_release, so the timed calls only enqueue on
+ * both sides (C and Python) and the stream's worker does not run beside them. */
+static pthread_mutex_t hold_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t hold_released = PTHREAD_COND_INITIALIZER;
+static int held;
+
+static void hold_until_released(void *unused)
+{
+    (void)unused;
+    pthread_mutex_lock(&hold_lock);
+    while (held)
+        pthread_cond_wait(&hold_released, &hold_lock);
+    pthread_mutex_unlock(&hold_lock);
+}
+
+int bench_hold(int (*launch_host_func)(void *, void (*)(void *), void *), void *stream)
+{
+    pthread_mutex_lock(&hold_lock);
+    held = 1;
+    pthread_mutex_unlock(&hold_lock);
+    return launch_host_func(stream, hold_until_released, NULL);
+}
+
+void bench_release(void)
+{
+    pthread_mutex_lock(&hold_lock);
+    held = 0;
+    pthread_cond_broadcast(&hold_released);
+    pthread_mutex_unlock(&hold_lock);
 }
 
 /* --host: shmem_putmem / shmem_getmem on the host's symmetric heap */

@@ -10,12 +10,16 @@ compiled here, through the function pointer ctypes took from the same library), 
 call through shmpi.core as a program writes it (the compiled path where shmpi._fast is
 built), and through shmpi.core's Python functions (the ctypes path, core._py), on the same
 arrays (shmpi.core.array) and stream (shmpi.core.Stream()).  Each column is the best of
-CALLS/BATCH batches of BATCH calls back to back (us per call, the fastest batch: the fake
-driver's stream workers share the CPUs with the calls, and the slower batches measure them; the stream is synchronized
-between batches, untimed); the three kinds alternate batch by batch, so drift touches
-all alike.  "python - C" is the compiled column less C; the goals (docs/python.md): at most
-0.5 us for put/get/put_signal, 1.0 us for the rest.  Both PEs make the same calls (PE i
-to PE 1-i); PE 0 prints the table, the command and the commit.
+CALLS/BATCH batches of BATCH calls back to back (us per call, the fastest batch); the three
+kinds alternate batch by batch, so drift touches all alike.  While a batch is timed the
+stream is held by a host function at its head (bench_python_stream.c's bench_hold, as
+nvbench holds a stream with a blocking kernel), so the calls only enqueue and the stream's
+worker does not run beside them; it is released and synchronized after each batch,
+untimed (--unheld: not held).  The one-sided rows (put, get, put_signal, signal_wait,
+signal_op) are timed by PE 0 alone, to PE 1, while PE 1 waits in shmem_barrier_all (asleep
+after its polling); the collective rows by both PEs.  "python - C" is the compiled column less C; the goals
+(docs/python.md): at most 0.5 us for put/get/put_signal, 1.0 us for the rest.  PE 0
+prints the table, the command and the commit.
 
 Without a GPU run it on the fake driver with its copies prompt (tests/fake_cuda.c):
     SHMPI_CUDA_LIBRARY=_build/tests/.libs/fake_cuda.so SHMPI_FAKE_CUDA_LATE_US=0 \\
@@ -41,10 +45,11 @@ sys.path.insert(0, os.path.join(HERE, "..", "src", "python"))
 os.environ.setdefault("SHMPI_PY_NO_CUPY", "1")  # the package's own arrays on every machine
 
 import shmpi.core as nvshmem  # noqa: E402
-from shmpi import _lib  # noqa: E402
+from shmpi import _driver, _lib  # noqa: E402
 
 GOALS = {"put": 0.5, "get": 0.5, "put_signal": 0.5}
 GOAL_OTHER = 1.0
+ONE_SIDED = ("put", "get", "put_signal", "signal_wait", "signal_op")  # the first rows
 
 
 def c_helper():
@@ -65,6 +70,8 @@ def c_helper():
                          ("bench_host_rma", [p, p, p, n, i, L])):
         f = getattr(helper, name)
         f.restype, f.argtypes = ctypes.c_double, params
+    helper.bench_hold.restype, helper.bench_hold.argtypes = ctypes.c_int, [p, p]
+    helper.bench_release.restype, helper.bench_release.argtypes = None, []
     return helper
 
 
@@ -89,19 +96,22 @@ def commit():
         return "unknown"
 
 
-def fastest(kinds, batches, batch, settle, lib):
+def fastest(kinds, batches, batch, settle, barrier, prepare=lambda: None):
     """{kind: us per call of its fastest batch}: each kind warmed up once, then `batches`
-    rounds of one batch per kind in turn, `settle()` after each batch (untimed)."""
+    rounds of one batch per kind in turn, `prepare()` before and `settle()` after each batch
+    (untimed), `barrier()` before the rounds and after them."""
     times = {k: [] for k, _ in kinds}
     for _, f in kinds:
+        prepare()
         f(batch)
         settle()
-    lib.shmem_barrier_all()
+    barrier()
     for _ in range(batches):
         for k, f in kinds:
+            prepare()
             times[k].append(f(batch))
             settle()
-    lib.shmem_barrier_all()
+    barrier()
     return {k: min(v) for k, v in times.items()}
 
 
@@ -140,7 +150,7 @@ def host_main(args, helper):
                                                                    src=src, peer=peer)),
         }
         rows.append((size, fastest(list(kinds.items()), max(calls // batch, 1), batch,
-                                   lib.shmem_quiet, lib)))
+                                   lib.shmem_quiet, lib.shmem_barrier_all)))
         if me == 0 and args.verbose:
             print("row %d: %s" % (size, rows[-1][1]), file=sys.stderr, flush=True)
     nvshmem.free_host_array(sym)
@@ -176,6 +186,8 @@ def main():
     ap.add_argument("--host", action="store_true", help="the host heap's table (no GPU)")
     ap.add_argument("-n", "--calls", type=int, default=3000, help="calls per column and row")
     ap.add_argument("-b", "--batch", type=int, default=20, help="calls per timed batch")
+    ap.add_argument("--unheld", action="store_true",
+                    help="time the calls with the stream running, not held by a host function")
     ap.add_argument("-v", "--verbose", action="store_true", help="each row on stderr when done")
     args = ap.parse_args()
     if args.host:
@@ -239,10 +251,32 @@ def main():
                                 "barrier_all", "sync", "reduce", "fcollect")})
     batches = max(args.calls // args.batch, 1)
     results = []
+    prepare, settle = lambda: None, s.synchronize
+    if not args.unheld:
+        launch_host_func = ctypes.c_void_p(ctypes.cast(
+            _driver.driver().cuLaunchHostFunc, ctypes.c_void_p).value)
+
+        def prepare():
+            if helper.bench_hold(launch_host_func, h) != 0:
+                raise RuntimeError("bench_python_stream: cuLaunchHostFunc failed")
+
+        def settle():
+            helper.bench_release()
+            s.synchronize()
+    # The one-sided rows come first, timed by PE 0 alone while PE 1 waits in
+    # shmem_barrier_all (asleep after 10 ms of polling): the CPUs serve one caller.
+    joined = False
     for name, call, c_loop in rows:
+        one_sided = name in ONE_SIDED
+        if one_sided and me != 0:
+            continue
+        if not one_sided and not joined:
+            lib.shmem_barrier_all()  # PE 1 joins here
+            joined = True
         kinds = [("C", c_loop), ("compiled", python_loop(call, py_fast)),
                  ("ctypes", python_loop(call, py_ctypes))]
-        results.append((name, fastest(kinds, batches, args.batch, s.synchronize, lib)))
+        barrier = (lambda: None) if one_sided else lib.shmem_barrier_all
+        results.append((name, fastest(kinds, batches, args.batch, settle, barrier, prepare)))
         if me == 0 and args.verbose:
             print("row %s: %s" % (name, results[-1][1]), file=sys.stderr, flush=True)
     nvshmem.free_array(dst)

@@ -11,9 +11,10 @@
  * errors and their messages are the Python path's, and only the common case is
  * duplicated here.  Nothing is cached per array or stream object: each call re-reads
  * what the object says (its attributes may change); what is cached cannot change
- * unseen: the library's routines, the dtype tables shmpi.core computed, the counts of
- * the last shape tuples and dtype names read (kept alive), and where a type keeps the
- * attributes read here in slots (checked against the type's version tag).
+ * unseen: the library's routines, the dtype tables shmpi.core computed, what the last
+ * shmpi.core.Arrays' attribute objects said (kept alive, immutable), where a type keeps the
+ * attributes read here in slots (checked against the type's version tag), and
+ * shmpi.core's state (init, finalize: state()).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -77,71 +78,65 @@ static struct {
     int (*team_sync)(void *, void *);
 } lib;
 
-static PyObject *state_dict, *array_type, *stream_type, *error_type, *dtype_index, *typestr_index,
+static PyObject *array_type, *stream_type, *error_type, *dtype_index, *typestr_index,
     *dlpack_index, *numpy_formats, *numpy_formats_hook;
-static PyObject *s_host_only, *s_initialized, *s_ptr, *s_shape, *s_dtype, *s_name, *s_cai, *s_data,
+static PyObject *s_ptr, *s_shape, *s_dtype, *s_name, *s_cai, *s_data,
     *s_typestr, *s_strides, *s_mask, *s_dlpack, *s_dlpack_device, *s_cuda_stream_proto,
     *s_cuda_stream, *s_ptr_attr, *s_handle, *s_own_handle, *s_device_type;
 
-static int initialized(void)
+/* shmpi.core's _state as state() last gave it: init() done (and not finalized); init
+ * without the device heap (barrier_all, sync_all and quiet without a stream are then the
+ * host's). */
+static int core_initialized, core_host_only;
+
+/* A routine's parameters: names, how many, how many are required, and the names as
+ * interned str (made on the first call: the compiler interns keywords, so a keyword is
+ * found by its address). */
+enum { MAX_PARAMS = 8 };
+struct params {
+    const char *names[MAX_PARAMS];
+    int n, required;
+    PyObject *keys[MAX_PARAMS];
+};
+
+static int make_keys(struct params *p)
 {
-    PyObject *v = PyDict_GetItemWithError(state_dict, s_initialized);
-    if (v == NULL)
-        PyErr_Clear();
-    return v == Py_True;
+    for (int i = 0; i < p->n; i++)
+        if (p->keys[i] == NULL && (p->keys[i] = PyUnicode_InternFromString(p->names[i])) == NULL) {
+            PyErr_Clear();
+            return 0;
+        }
+    return 1;
 }
 
-/* The interned str of a parameter name, made once per name (names are static): found
- * by the text's address, probing from a slot it picks, as bind_arguments() asks for each
- * keyword. */
-enum { MAX_NAMES = 64 };
-static struct { const char *text; PyObject *str; } name_strs[MAX_NAMES];
-
-static PyObject *interned(const char *text)
-{
-    unsigned start = (unsigned)((uintptr_t)text >> 3) % MAX_NAMES, i = start;
-    while (name_strs[i].text != NULL) {
-        if (name_strs[i].text == text)
-            return name_strs[i].str;
-        i = (i + 1) % MAX_NAMES;
-        if (i == start)
-            return NULL;
-    }
-    PyObject *str = PyUnicode_InternFromString(text);
-    if (str == NULL) {
-        PyErr_Clear();
-        return NULL;
-    }
-    name_strs[i].text = text;
-    name_strs[i].str = str;
-    return str;
-}
-
-/* Binds positional and keyword arguments to n parameters: 0 (nothing raised) when
+/* Binds positional and keyword arguments to p's parameters: 0 (nothing raised) when
  * they do not bind, and the Python function says why. */
 static int bind_arguments(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-                          const char *const *names, int n, int required, PyObject **out)
+                          struct params *p, PyObject **out)
 {
-    if (nargs > n)
+    int n = p->n;
+    if (nargs > n || (p->keys[n - 1] == NULL && !make_keys(p)))
         return 0;
     for (int i = 0; i < n; i++)
         out[i] = i < nargs ? args[i] : NULL;
     Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
     for (Py_ssize_t k = 0; k < nkw; k++) {
         PyObject *key = PyTuple_GET_ITEM(kwnames, k);
-        int j = 0;
-        while (j < n && key != interned(names[j]))  /* the compiler interns keywords */
+        /* a keyword names a parameter after the positional ones (else it does not bind),
+         * so those are looked at first */
+        int j = (int)nargs;
+        while (j < n && key != p->keys[j])
             j++;
         if (j == n) {
             j = 0;
-            while (j < n && PyUnicode_CompareWithASCIIString(key, names[j]) != 0)
+            while (j < n && PyUnicode_CompareWithASCIIString(key, p->names[j]) != 0)
                 j++;
         }
         if (j == n || out[j] != NULL)
             return 0;
         out[j] = args[nargs + k];
     }
-    for (int i = 0; i < required; i++)
+    for (int i = 0; i < p->required; i++)
         if (out[i] == NULL)
             return 0;
     return 1;
@@ -314,12 +309,25 @@ static int read_stream(PyObject *s, uintptr_t *h)
         return 1;
     }
     if (Py_TYPE(s) == (PyTypeObject *)stream_type) {
-        /* shmpi.core.Stream's __cuda_stream__ is (0, self._handle): read it directly */
+        /* shmpi.core.Stream's __cuda_stream__ is (0, self._handle): read it directly; the
+         * last int read there is kept (with a reference) beside its value */
         static struct slots stream_slots[2];
+        static PyObject *handle_seen;
+        static uintptr_t value_seen;
+        const struct slots *found = slots_of(Py_TYPE(s), &s_own_handle, 1, stream_slots);
         PyObject *v;
+        if (found != NULL && handle_seen != NULL &&
+            *(PyObject **)((char *)s + found->offset[0]) == handle_seen) {
+            *h = value_seen;
+            return 1;
+        }
         if (!read_attrs(s, &s_own_handle, 1, stream_slots, &v))
             return 0;
         int ok = read_handle_value(v, h);
+        if (ok && PyLong_CheckExact(v)) {
+            Py_XSETREF(handle_seen, Py_NewRef(v));
+            value_seen = *h;
+        }
         Py_DECREF(v);
         return ok;
     }
@@ -412,28 +420,6 @@ static int contiguous(const long long *dims, const long long *strides, int ndim)
     return c || f;
 }
 
-static int index_of(PyObject *table, PyObject *key, int *out);
-
-/* The dtype index of a name: the last two names seen are kept with a reference, so the
- * same str object (immutable, alive) needs no dict lookup. */
-static struct { PyObject *name; int index; } dtype_seen[2];
-
-static int dtype_of_name(PyObject *name, int *out)
-{
-    for (int i = 0; i < 2; i++)
-        if (dtype_seen[i].name == name) {
-            *out = dtype_seen[i].index;
-            return 1;
-        }
-    if (!PyUnicode_Check(name) || !index_of(dtype_index, name, out))
-        return 0;
-    Py_XSETREF(dtype_seen[1].name, dtype_seen[0].name);
-    dtype_seen[1].index = dtype_seen[0].index;
-    dtype_seen[0].name = Py_NewRef(name);
-    dtype_seen[0].index = *out;
-    return 1;
-}
-
 static int index_of(PyObject *table, PyObject *key, int *out)
 {
     PyObject *v = PyDict_GetItemWithError(table, key);
@@ -456,28 +442,18 @@ static int finish(struct arr *a, uintptr_t ptr, long long size, int dtype, int d
     return !__builtin_mul_overflow(size, (long long)lib.itemsize[dtype], &a->nbytes);
 }
 
-/* The element count of a shape.  The last two tuples read are kept with a reference and
- * their counts: a tuple of ints cannot change, so the same tuple needs no reading. */
-static struct { PyObject *shape; long long size; } shape_seen[2];
+/* What the last DESCRIBED arrays' four attributes said (replaced in turn), kept with
+ * references to the four objects, each of a type whose value cannot change (int or None, a
+ * tuple, str, int), so the same four objects say the same again. */
+enum { DESCRIBED = 16 };
+static struct { PyObject *attr[4]; struct arr a; } described[DESCRIBED];
+static unsigned described_next;
 
-static int shape_size(PyObject *shape, long long *size)
+static void forget_described(void)  /* the tables they were read by change */
 {
-    long long dims[MAX_NDIM];
-    int ndim;
-    for (int i = 0; i < 2; i++)
-        if (shape_seen[i].shape == shape) {
-            *size = shape_seen[i].size;
-            return 1;
-        }
-    if (!read_shape(shape, dims, &ndim, size))
-        return 0;
-    if (PyTuple_CheckExact(shape)) {
-        Py_XSETREF(shape_seen[1].shape, shape_seen[0].shape);
-        shape_seen[1].size = shape_seen[0].size;
-        shape_seen[0].shape = Py_NewRef(shape);
-        shape_seen[0].size = *size;
-    }
-    return 1;
+    for (int k = 0; k < DESCRIBED; k++)
+        for (int i = 0; i < 4; i++)
+            Py_CLEAR(described[k].attr[i]);
 }
 
 static int read_own_array(PyObject *obj, struct arr *a)
@@ -485,13 +461,34 @@ static int read_own_array(PyObject *obj, struct arr *a)
     static struct slots array_slots[2];
     PyObject *const names[4] = { s_ptr, s_shape, s_dtype, s_device_type };
     PyObject *v[4];  /* ptr, shape, dtype, device_type */
-    long long size, dev;
-    int t;
+    const struct slots *found = slots_of(Py_TYPE(obj), names, 4, array_slots);
+    if (found != NULL) {
+        /* the common case without references: obj keeps its slots' objects, and nothing
+         * here runs Python code */
+        for (int i = 0; i < 4; i++)
+            v[i] = *(PyObject **)((char *)obj + found->offset[i]);
+        for (int k = 0; v[0] != NULL && k < DESCRIBED; k++)
+            if (described[k].attr[0] == v[0] && described[k].attr[1] == v[1] &&
+                described[k].attr[2] == v[2] && described[k].attr[3] == v[3]) {
+                *a = described[k].a;
+                return 1;
+            }
+    }
+    long long size, dev, dims[MAX_NDIM];
+    int t, ndim;
     uintptr_t p;
     if (!read_attrs(obj, names, 4, array_slots, v))
         return 0;
-    int ok = read_handle_value(v[0], &p) && shape_size(v[1], &size) && dtype_of_name(v[2], &t)
-             && read_index(v[3], 1 << 16, &dev) && finish(a, p, size, t, (int)dev);
+    int ok = read_handle_value(v[0], &p) && read_shape(v[1], dims, &ndim, &size) &&
+             PyUnicode_Check(v[2]) && index_of(dtype_index, v[2], &t) &&
+             read_index(v[3], 1 << 16, &dev) && finish(a, p, size, t, (int)dev);
+    if (ok && (v[0] == Py_None || PyLong_CheckExact(v[0])) && PyTuple_CheckExact(v[1]) &&
+        PyUnicode_CheckExact(v[2]) && PyLong_CheckExact(v[3])) {
+        unsigned k = described_next++ % DESCRIBED;
+        for (int i = 0; i < 4; i++)
+            Py_XSETREF(described[k].attr[i], Py_NewRef(v[i]));
+        described[k].a = *a;
+    }
     for (int i = 0; i < 4; i++)
         Py_DECREF(v[i]);
     if (!ok)
@@ -717,7 +714,7 @@ static int read_small(PyObject *o, int lo, int hi, int *out)
 #define ENTRY(route) \
     do { \
         UNUSED_SELF; \
-        if (!lib.ready || !initialized()) \
+        if (!lib.ready || !core_initialized) \
             return SLOW(route); \
     } while (0)
 
@@ -736,12 +733,12 @@ typedef void (*put_signal_fn)(void *, const void *, size_t, void *, uint64_t, in
 static PyObject *rma(enum route route, enum move_kind kind, PyObject *const *args,
                      Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = { "dst", "src", "remote_pe", "stream" };
+    static struct params params = { {"dst", "src", "remote_pe", "stream"}, 4, 3, {NULL} };
     PyObject *v[4];
     struct arr d, s;
     int pe;
     uintptr_t h;
-    if (!bind_arguments(args, nargs, kwnames, names, 4, 3, v) || !read_array(v[0], &d) ||
+    if (!bind_arguments(args, nargs, kwnames, &params, v) || !read_array(v[0], &d) ||
         !read_array(v[1], &s) || !read_pe(v[2], &pe) || !read_stream(v[3], &h))
         return SLOW(route);
     long long nbytes = d.nbytes < s.nbytes ? d.nbytes : s.nbytes;
@@ -777,8 +774,8 @@ static PyObject *fast_get(FASTCALL)
 
 static PyObject *fast_put_signal(FASTCALL)
 {
-    static const char *const names[] = { "dst", "src", "signal_var", "signal_val", "signal_op",
-                                         "remote_pe", "stream" };
+    static struct params params = { {"dst", "src", "signal_var", "signal_val", "signal_op",
+                                    "remote_pe", "stream"}, 7, 6, {NULL} };
     PyObject *v[7];
     struct arr d, s;
     void *sig;
@@ -786,7 +783,7 @@ static PyObject *fast_put_signal(FASTCALL)
     int op, pe;
     uintptr_t h;
     ENTRY(R_PUT_SIGNAL);
-    if (!bind_arguments(args, nargs, kwnames, names, 7, 6, v) || !read_small(v[4], 0, 1, &op) ||
+    if (!bind_arguments(args, nargs, kwnames, &params, v) || !read_small(v[4], 0, 1, &op) ||
         !read_signal(v[2], &sig) || !read_u64(v[3], &value) || !read_array(v[0], &d) ||
         !read_array(v[1], &s) || !read_pe(v[5], &pe) || !read_stream(v[6], &h))
         return SLOW(R_PUT_SIGNAL);
@@ -801,15 +798,15 @@ static PyObject *fast_put_signal(FASTCALL)
 
 static PyObject *fast_signal_op(FASTCALL)
 {
-    static const char *const names[] = { "signal_var", "signal_val", "signal_op", "remote_pe",
-                                         "stream" };
+    static struct params params = { {"signal_var", "signal_val", "signal_op", "remote_pe",
+                                    "stream"}, 5, 4, {NULL} };
     PyObject *v[5];
     void *sig;
     uint64_t value;
     int op, pe;
     uintptr_t h;
     ENTRY(R_SIGNAL_OP);
-    if (!bind_arguments(args, nargs, kwnames, names, 5, 4, v) || !read_small(v[2], 0, 1, &op) ||
+    if (!bind_arguments(args, nargs, kwnames, &params, v) || !read_small(v[2], 0, 1, &op) ||
         !read_signal(v[0], &sig) || !read_u64(v[1], &value) || !read_pe(v[3], &pe) ||
         !read_stream(v[4], &h))
         return SLOW(R_SIGNAL_OP);
@@ -819,7 +816,8 @@ static PyObject *fast_signal_op(FASTCALL)
 
 static PyObject *fast_signal_wait(FASTCALL)
 {
-    static const char *const names[] = { "signal_var", "signal_val", "signal_op", "stream" };
+    static struct params params = { {"signal_var", "signal_val", "signal_op", "stream"}, 4, 3,
+                                    {NULL} };
     PyObject *v[4];
     void *sig;
     uint64_t value;
@@ -827,7 +825,7 @@ static PyObject *fast_signal_wait(FASTCALL)
     uintptr_t h;
     ENTRY(R_SIGNAL_WAIT);
     /* CMP_EQ (0), CMP_GT (2), CMP_GE (3): what a stream waits for */
-    if (!bind_arguments(args, nargs, kwnames, names, 4, 3, v) || !read_small(v[2], 0, 3, &cmp) ||
+    if (!bind_arguments(args, nargs, kwnames, &params, v) || !read_small(v[2], 0, 3, &cmp) ||
         cmp == 1 || !read_signal(v[0], &sig) || !read_u64(v[1], &value) || !read_stream(v[3], &h))
         return SLOW(R_SIGNAL_WAIT);
     lib.signal_wait(sig, cmp, value, (void *)h);
@@ -837,16 +835,13 @@ static PyObject *fast_signal_wait(FASTCALL)
 static PyObject *stream_only(enum route route, void (*fn)(void *), PyObject *const *args,
                              Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = { "stream" };
+    static struct params params = { {"stream"}, 1, 0, {NULL} };
     PyObject *v[1];
     uintptr_t h;
     /* init(device_heap=False): with no stream these are the host's (the Python path) */
-    PyObject *host_only = PyDict_GetItemWithError(state_dict, s_host_only);
-    if (host_only != Py_False || !bind_arguments(args, nargs, kwnames, names, 1, 0, v) ||
-        !read_stream(v[0], &h)) {
-        PyErr_Clear();
+    if (core_host_only || !bind_arguments(args, nargs, kwnames, &params, v) ||
+        !read_stream(v[0], &h))
         return SLOW(route);
-    }
     fn((void *)h);
     Py_RETURN_NONE;
 }
@@ -872,12 +867,12 @@ static PyObject *fast_quiet(FASTCALL)
 static PyObject *team_stream(enum route route, int (*fn)(void *, void *), PyObject *name,
                              PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    static const char *const names[] = { "team", "stream" };
+    static struct params params = { {"team", "stream"}, 2, 1, {NULL} };
     PyObject *v[2];
     void *team;
     uintptr_t h;
     int rc;
-    if (!bind_arguments(args, nargs, kwnames, names, 2, 1, v) || !read_team(v[0], &team) ||
+    if (!bind_arguments(args, nargs, kwnames, &params, v) || !read_team(v[0], &team) ||
         !read_stream(v[1], &h))
         return SLOW(route);
     rc = fn(team, (void *)h);
@@ -902,14 +897,15 @@ typedef int (*coll_fn)(void *, void *, const void *, size_t, void *);
 
 static PyObject *fast_reduce(FASTCALL)
 {
-    static const char *const names[] = { "team", "dst_array", "src_array", "op", "stream" };
+    static struct params params = { {"team", "dst_array", "src_array", "op", "stream"}, 5, 4,
+                                    {NULL} };
     PyObject *v[5];
     struct arr d, s;
     void *team;
     uintptr_t h;
     int op = 0, rc;
     ENTRY(R_REDUCE);
-    if (!bind_arguments(args, nargs, kwnames, names, 5, 4, v) || !read_array(v[1], &d) ||
+    if (!bind_arguments(args, nargs, kwnames, &params, v) || !read_array(v[1], &d) ||
         !read_array(v[2], &s) || d.dtype != s.dtype || !PyUnicode_Check(v[3]))
         return SLOW(R_REDUCE);
     while (op < N_OPS && PyUnicode_CompareWithASCIIString(v[3], op_names[op]) != 0)
@@ -924,7 +920,7 @@ static PyObject *fast_reduce(FASTCALL)
 
 static PyObject *fast_fcollect(FASTCALL)
 {
-    static const char *const names[] = { "team", "dst_array", "src_array", "stream" };
+    static struct params params = { {"team", "dst_array", "src_array", "stream"}, 4, 3, {NULL} };
     PyObject *v[4];
     struct arr d, s;
     void *team;
@@ -932,7 +928,7 @@ static PyObject *fast_fcollect(FASTCALL)
     int rc;
     long long need;
     ENTRY(R_FCOLLECT);
-    if (!bind_arguments(args, nargs, kwnames, names, 4, 3, v) || !read_array(v[1], &d) ||
+    if (!bind_arguments(args, nargs, kwnames, &params, v) || !read_array(v[1], &d) ||
         !read_array(v[2], &s) || d.dtype != s.dtype || !read_team(v[0], &team))
         return SLOW(R_FCOLLECT);
     int n = lib.team_n_pes(team);
@@ -956,13 +952,13 @@ static int store(PyObject **slot, PyObject *value)
 static PyObject *fast_bind(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *slow_map, *state, *array, *stream, *error, *dtypes, *typestrs, *dlpack, *hook;
-    if (!PyArg_ParseTuple(args, "O!OOOOO!O!O!O:bind", &PyDict_Type, &slow_map, &state, &array,
-                          &stream, &error, &PyDict_Type, &dtypes, &PyDict_Type, &typestrs,
-                          &PyDict_Type, &dlpack, &hook))
+    PyObject *slow_map, *array, *stream, *error, *dtypes, *typestrs, *dlpack, *hook;
+    if (!PyArg_ParseTuple(args, "O!OOOO!O!O!O:bind", &PyDict_Type, &slow_map, &array, &stream,
+                          &error, &PyDict_Type, &dtypes, &PyDict_Type, &typestrs, &PyDict_Type,
+                          &dlpack, &hook))
         return NULL;
-    if (!PyDict_Check(state) || !PyType_Check(array) || !PyType_Check(stream)) {
-        PyErr_SetString(PyExc_TypeError, "bind: state is a dict, Array a type");
+    if (!PyType_Check(array) || !PyType_Check(stream)) {
+        PyErr_SetString(PyExc_TypeError, "bind: Array and Stream are types");
         return NULL;
     }
     for (int i = 0; i < R_COUNT; i++) {
@@ -973,13 +969,11 @@ static PyObject *fast_bind(PyObject *self, PyObject *args)
         }
         store(&slow[i], f);
     }
-    store(&state_dict, state);
     store(&array_type, array);
     store(&stream_type, stream);
     store(&error_type, error);
     store(&dtype_index, dtypes);
-    for (int i = 0; i < 2; i++)
-        Py_CLEAR(dtype_seen[i].name);
+    forget_described();
     store(&typestr_index, typestrs);
     store(&dlpack_index, dlpack);
     store(&numpy_formats_hook, hook);
@@ -1021,6 +1015,7 @@ static PyObject *fast_setup(PyObject *self, PyObject *args)
         return NULL;
     }
     lib.ready = 0;
+    forget_described();
     for (Py_ssize_t i = 0; i < n; i++)
         lib.itemsize[i] = PyLong_AsSsize_t(PyList_GET_ITEM(itemsizes, i));
     for (int k = 0; k < M_COUNT; k++) {
@@ -1087,6 +1082,17 @@ static PyObject *fast_read_stream(PyObject *self, PyObject *obj)
     return PyLong_FromUnsignedLongLong(h);
 }
 
+static PyObject *fast_state(PyObject *self, PyObject *args)
+{
+    (void)self;
+    int initialized, host_only;
+    if (!PyArg_ParseTuple(args, "pp:state", &initialized, &host_only))
+        return NULL;
+    core_initialized = initialized;
+    core_host_only = host_only;
+    Py_RETURN_NONE;
+}
+
 static PyObject *fast_ready(PyObject *self, PyObject *unused)
 {
     (void)self;
@@ -1112,8 +1118,10 @@ static PyMethodDef methods[] = {
     FAST(reduce, "team, dst_array, src_array, op, stream=None"),
     FAST(fcollect, "team, dst_array, src_array, stream=None"),
     { "bind", fast_bind, METH_VARARGS,
-      "bind(slow, state, Array, Stream, ShmpiError, dtypes, typestrs, dlpack, numpy_formats_hook): "
+      "bind(slow, Array, Stream, ShmpiError, dtypes, typestrs, dlpack, numpy_formats_hook): "
       "the Python functions, tables and types of shmpi.core." },
+    { "state", fast_state, METH_VARARGS,
+      "state(initialized, host_only): shmpi.core's state, at each change." },
     { "setup", fast_setup, METH_VARARGS,
       "setup(addresses, itemsizes, moves, reduces, uint8): the library's routines." },
     { "ready", fast_ready, METH_NOARGS, "Whether setup() gave the library's routines." },
@@ -1133,7 +1141,7 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__fast(void)
 {
     struct { PyObject **slot; const char *text; } strings[] = {
-        { &s_initialized, "initialized" }, { &s_host_only, "host_only" }, { &s_ptr, "ptr" }, { &s_shape, "shape" },
+        { &s_ptr, "ptr" }, { &s_shape, "shape" },
         { &s_dtype, "dtype" }, { &s_name, "name" }, { &s_cai, "__cuda_array_interface__" },
         { &s_data, "data" }, { &s_typestr, "typestr" }, { &s_strides, "strides" },
         { &s_mask, "mask" }, { &s_dlpack, "__dlpack__" }, { &s_dlpack_device, "__dlpack_device__" },

@@ -194,6 +194,7 @@ def init(device=None, uid=None, rank=None, nranks=None, mpi_comm=None, initializ
     _state["initialized"] = True
     _state["host_only"] = not device_heap
     _fast_setup()
+    _fast_state()
     if mpi_comm is not None and hasattr(mpi_comm, "Get_size"):
         if mpi_comm.Get_size() != n_pes() or mpi_comm.Get_rank() != my_pe():
             raise ShmpiInvalid("shmpi: init: mpi_comm has %d ranks (this one %d), but the PEs "
@@ -216,6 +217,7 @@ def finalize():
                 free(ptr)
             allocations.clear()
     _state["initialized"] = False
+    _fast_state()
     if _state["we_started"]:
         _state["we_started"] = False
         lib.shmem_finalize()
@@ -975,7 +977,7 @@ def _fast_bind():
         return None, why
     names = list(DTYPES)
     slow = {name: globals()[name] for name in _FAST_ROUTINES}
-    fast.bind(slow, _state, Array, Stream, ShmpiError, {n: i for i, n in enumerate(names)},
+    fast.bind(slow, Array, Stream, ShmpiError, {n: i for i, n in enumerate(names)},
               _typestr_table(), {DTYPES[n][3]: i for i, n in enumerate(names)}, _numpy_formats)
     return fast, why
 
@@ -1009,6 +1011,12 @@ def _fast_setup():
         _fast.setup(singles, [itemsize(n) for n in names], moves, reduces, names.index("uint8"))
     except ValueError:  # a library without some routine: the Python path says so per call
         pass
+
+
+def _fast_state():
+    """Gives shmpi._fast what it reads of _state on every call (at each change)."""
+    if _fast is not None:
+        _fast.state(_state["initialized"], _state["host_only"])
 
 
 class _PythonRoutines:
