@@ -17,7 +17,8 @@ nvbench holds a stream with a blocking kernel), so the calls only enqueue and th
 worker does not run beside them; it is released and synchronized after each batch,
 untimed (--unheld: not held).  The one-sided rows (put, get, put_signal, signal_wait,
 signal_op) are timed by PE 0 alone, to PE 1, while PE 1 waits in shmem_barrier_all (asleep
-after its polling); the collective rows by both PEs.  "python - C" is the compiled column less C; the goals
+after its polling); the collective rows by both PEs.  --arrays cupy or torch hands the Python calls CuPy's or
+Torch's views of the same arrays (a GPU).  "python - C" is the compiled column less C; the goals
 (docs/python.md): at most 0.5 us for put/get/put_signal, 1.0 us for the rest.  PE 0
 prints the table, the command and the commit.
 
@@ -86,6 +87,18 @@ def python_loop(call, names):
     scope = dict(names, perf=time.perf_counter_ns)
     exec(compile(src, "<bench %s>" % call, "exec"), scope)
     return scope["loop"]
+
+
+def array_view(array, kind):
+    """The Python calls' view of a shmpi.core.Array: itself, or CuPy's or Torch's view of its
+    memory (no copy), as a program holding those arrays passes them."""
+    if kind == "cupy":
+        import cupy
+        return cupy.asarray(array)
+    if kind == "torch":
+        import torch
+        return torch.from_dlpack(array)
+    return array
 
 
 def commit():
@@ -186,6 +199,9 @@ def main():
     ap.add_argument("--host", action="store_true", help="the host heap's table (no GPU)")
     ap.add_argument("-n", "--calls", type=int, default=3000, help="calls per column and row")
     ap.add_argument("-b", "--batch", type=int, default=20, help="calls per timed batch")
+    ap.add_argument("--arrays", choices=("own", "cupy", "torch"), default="own",
+                    help="what the Python calls are given: shmpi.core's arrays, or CuPy's or "
+                    "Torch's views of them (a GPU)")
     ap.add_argument("--unheld", action="store_true",
                     help="time the calls with the stream running, not held by a host function")
     ap.add_argument("-v", "--verbose", action="store_true", help="each row on stderr when done")
@@ -241,8 +257,9 @@ def main():
          lambda n: helper.bench_coll(address("shmemx_int64_fcollect_on_stream"), team, C, S,
                                      ctypes.c_size_t(1), h, n)),
     ]
-    names = dict(dst=dst, src=src, sig=sig, red=red, coll=coll, peer=peer, s=s, world=world,
-                 SET=SET, GE=GE)
+    views = {k: array_view(a, args.arrays)
+             for k, a in dict(dst=dst, src=src, sig=sig, red=red, coll=coll).items()}
+    names = dict(views, peer=peer, s=s, world=world, SET=SET, GE=GE)
     py_fast = dict(names, **{n: getattr(nvshmem, n) for n in
                              ("put", "get", "put_signal", "signal_wait", "signal_op",
                               "barrier_all", "sync", "reduce", "fcollect")})
@@ -287,9 +304,9 @@ def main():
     s.close()
     failed = 0
     if me == 0:
-        print("bench_python_stream: %s, commit %s, %s" % (
+        print("bench_python_stream: %s, commit %s, %s, %s arrays" % (
             time.strftime("%Y-%m-%d", time.gmtime()), commit(),
-            nvshmem.get_version().python_path))
+            nvshmem.get_version().python_path, args.arrays))
         print("command: %s" % " ".join(
             ["%s=%s" % (k, os.environ[k]) for k in sorted(os.environ)
              if k.startswith("SHMPI_FAKE_CUDA")] + ["mpiexec -n 2 python3"] + sys.argv))

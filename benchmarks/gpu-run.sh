@@ -28,7 +28,9 @@
 #      driver calls and the host collectives) at 2 and 4 PEs, bench_device
 #      (device-heap put/get against raw cuMemcpyAsync, and with SHMPI_DEVICE_IPC=0
 #      the network path against the same transfer by hand), and
-#      bench_nvshmem4py.py (NVSHMEM's own stream routines, where it runs).
+#      bench_nvshmem4py.py (NVSHMEM's own stream routines, where it runs), and
+#      bench_python_stream.py (shmpi.core's call beside the C call, with shmpi.core's,
+#      CuPy's and Torch's arrays; shmpi._fast built there where python3 has its headers).
 # The machine is the 16-core one with an H100 of ../shared/manycore/README.md.
 #
 # Two steps:
@@ -72,7 +74,7 @@ if [ "${1:-}" = --pack ]; then
         fi
     done
     for b in bench_device bench_stream stream_probe; do
-        "$oshcc" -O2 "$top/benchmarks/$b.c" -o "$x/$b" -ldl
+        "$oshcc" -O2 "$top/benchmarks/$b.c" "$top/benchmarks/bench_stats.c" -o "$x/$b" -ldl
         files+=("$x/$b")
     done
     cp "$build/tests/.libs/fake_cuda.so" "$x/" # for SHMPI_GPU_RUN_FAKE=1
@@ -86,7 +88,9 @@ if [ "${1:-}" = --pack ]; then
         cp "$top"/src/python/shmpi/*.py "$x/python/shmpi/"
         rm -f "$x/python/shmpi/_paths.py" # the library comes from SHMPI_LIBRARY there
         for f in tests/python/run_gpu_python.py examples/nvshmem4py_flows.py \
-            examples/nvshmem4py_notebook.py; do
+            examples/nvshmem4py_notebook.py src/python/shmpi/_fast.c \
+            benchmarks/bench_python_stream.py benchmarks/bench_python_stream.c \
+            benchmarks/bench_stats.h; do
             if [ -f "$top/$f" ]; then cp "$top/$f" "$x/python/"; else echo "gpu-run: no $f in the tree: not packed"; fi
         done
         files+=("$x/python")
@@ -323,6 +327,29 @@ if command -v python3 >/dev/null; then
     step "bench_nvshmem4py.py on 2 PEs" 100 "${launch[@]}" -n 2 python3 $X/bench_nvshmem4py.py -t 80
 else
     skip "bench_nvshmem4py.py: no python3 here"
+fi
+
+# What a shmpi.core call adds to the C call, with the compiled shmpi._fast built here for
+# this python3 where its headers are (else the ctypes path, as the table's title says).
+if [ -f $X/python/bench_python_stream.py ] && command -v python3 >/dev/null; then
+    pyinc=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+    suffix=$(python3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+    if [ -f "$pyinc/Python.h" ] && cc -O2 -std=c11 -fPIC -shared -I"$pyinc" \
+        -o "$X/python/shmpi/_fast$suffix" $X/python/_fast.c; then
+        echo "gpu-run: shmpi._fast built for $(python3 -V)"
+    else
+        echo "gpu-run: shmpi._fast not built here (no Python.h or cc): the ctypes path"
+    fi
+    for arrays in own cupy torch; do
+        if [ "$arrays" != own ] && ! python3 -c "import $arrays" 2>/dev/null; then
+            skip "Python on a stream, $arrays arrays: no $arrays here"
+            continue
+        fi
+        step "Python on a stream, $arrays arrays, 2 PEs" 90 "${py[@]}" SHMPI_FAKE_CUDA_LATE_US=0 \
+            "${launch[@]}" -n 2 python3 $X/python/bench_python_stream.py --arrays $arrays
+    done
+else
+    skip "bench_python_stream.py: not in the tree at pack time, or no python3 here"
 fi
 
 echo "gpu-run: $(( $(date +%s) - start )) s; $skipped skipped; log in $log"
