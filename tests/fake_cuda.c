@@ -1814,10 +1814,11 @@ EXPORT CUresult cuModuleUnload(CUmodule module)
 }
 
 /* shmpi_fold(struct shmpi_fold_args): the arguments, with each address
- * checked at the launch as the GPU would fault on it. */
+ * checked at the launch as the GPU would fault on it (refs for the n_in
+ * inputs only: a launch copies no more than it has). */
 struct fold_launch {
     struct shmpi_fold_args args;
-    struct ref in[SHMPI_FOLD_MAX_IN], out;
+    struct ref out, in[];
 };
 
 static CUresult enqueue_fold(const struct shmpi_fold_args *args, CUstream s)
@@ -1827,7 +1828,8 @@ static CUresult enqueue_fold(const struct shmpi_fold_args *args, CUstream s)
         args->op > SHMPI_FOLD_xor || args->n_in < 1 || args->n_in > SHMPI_FOLD_MAX_IN ||
         (args->count && bytes / args->count != size))
         return ERROR_INVALID_VALUE;
-    struct fold_launch *launch = calloc(1, sizeof *launch);
+    struct fold_launch *launch =
+        malloc(sizeof *launch + (size_t)args->n_in * sizeof launch->in[0]);
     if (!launch)
         return ERROR_OUT_OF_MEMORY;
     launch->args = *args;
