@@ -197,7 +197,7 @@ def host_main(args, helper):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--host", action="store_true", help="the host heap's table (no GPU)")
-    ap.add_argument("-n", "--calls", type=int, default=3000, help="calls per column and row")
+    ap.add_argument("-n", "--calls", type=int, default=10000, help="calls per column and row")
     ap.add_argument("-b", "--batch", type=int, default=20, help="calls per timed batch")
     ap.add_argument("--arrays", choices=("own", "cupy", "torch"), default="own",
                     help="what the Python calls are given: shmpi.core's arrays, or CuPy's or "
