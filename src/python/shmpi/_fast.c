@@ -272,6 +272,12 @@ static const struct slots *slots_of(PyTypeObject *type, PyObject *const *names, 
     return &seen[0];
 }
 
+/* What obj's slot i (of `found`) holds: a borrowed reference, NULL when it is empty. */
+static PyObject *slot_value(PyObject *obj, const struct slots *found, int i)
+{
+    return *(PyObject **)((char *)obj + found->offset[i]);
+}
+
 /* obj's attributes `names` (new references): from its slots where slots_of finds them,
  * else by getattr; 0 (nothing raised) where one is missing. */
 static int read_attrs(PyObject *obj, PyObject *const *names, int n, struct slots seen[2],
@@ -280,7 +286,7 @@ static int read_attrs(PyObject *obj, PyObject *const *names, int n, struct slots
     int i = 0;
     const struct slots *found = slots_of(Py_TYPE(obj), names, n, seen);
     if (found != NULL)
-        while (i < n && (out[i] = *(PyObject **)((char *)obj + found->offset[i])) != NULL)
+        while (i < n && (out[i] = slot_value(obj, found, i)) != NULL)
             Py_INCREF(out[i++]);
     for (; i < n; i++)  /* an empty slot: getattr raises AttributeError */
         if ((out[i] = PyObject_GetAttr(obj, names[i])) == NULL) {
@@ -317,7 +323,7 @@ static int read_stream(PyObject *s, uintptr_t *h)
         const struct slots *found = slots_of(Py_TYPE(s), &s_own_handle, 1, stream_slots);
         PyObject *v;
         if (found != NULL && handle_seen != NULL &&
-            *(PyObject **)((char *)s + found->offset[0]) == handle_seen) {
+            slot_value(s, found, 0) == handle_seen) {
             *h = value_seen;
             return 1;
         }
@@ -466,7 +472,7 @@ static int read_own_array(PyObject *obj, struct arr *a)
         /* the common case without references: obj keeps its slots' objects, and nothing
          * here runs Python code */
         for (int i = 0; i < 4; i++)
-            v[i] = *(PyObject **)((char *)obj + found->offset[i]);
+            v[i] = slot_value(obj, found, i);
         for (int k = 0; v[0] != NULL && k < DESCRIBED; k++)
             if (described[k].attr[0] == v[0] && described[k].attr[1] == v[1] &&
                 described[k].attr[2] == v[2] && described[k].attr[3] == v[3]) {
